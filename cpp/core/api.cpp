@@ -1,0 +1,67 @@
+// api.cpp — see api.hpp.
+#include "api.hpp"
+
+#include <new>
+
+#include "collate.hpp"
+#include "input_error.hpp"
+#include "requests.hpp"
+
+namespace masklab {
+
+namespace {
+
+constexpr size_t kMaxRequestBytes = 256u << 20;
+
+Json dispatch(std::string_view command, const Json& request) {
+  if (command == "collate") {
+    CollateRequest r = decode_collate(request);
+    return encode_batch(collate(r.features, r.options), r.options);
+  }
+  if (command == "loss") {
+    LossInput in = decode_loss(request);
+    return encode_loss(cross_entropy(in), in);
+  }
+  if (command == "accumulate") return encode_accumulation(accumulate(decode_accumulate(request)));
+  if (command == "attention") {
+    AttentionInput in = decode_attention(request);
+    return encode_attention(attend(in), in.B, in.T, in.D);
+  }
+  if (command == "inspect") {
+    InspectInput in = decode_inspect(request);
+    return encode_inspect(inspect(in), in);
+  }
+  throw InputError("command", "\"" + std::string(command) +
+                                  "\" is not a command; expected collate, loss, accumulate, attention or inspect");
+}
+
+ApiResult failure(std::string field, std::string message) {
+  ApiResult r;
+  r.field = std::move(field);
+  r.message = std::move(message);
+  Json error = Json::object();
+  error.set("field", Json::string(r.field)).set("message", Json::string(r.message));
+  r.json = to_json(Json::object().set("error", std::move(error)));
+  return r;
+}
+
+}  // namespace
+
+ApiResult run_command(std::string_view command, std::string_view request_json) {
+  try {
+    if (request_json.size() > kMaxRequestBytes) return failure("json", "the request is larger than 256 MiB");
+    Json request = parse_json(request_json);
+    ApiResult r;
+    r.ok = true;
+    r.json = to_json(dispatch(command, request));
+    return r;
+  } catch (const InputError& e) {
+    return failure(e.field, e.message);
+  } catch (const std::bad_alloc&) {
+    return failure("json", "the request is too large to process in memory");
+  } catch (const std::exception& e) {
+    return failure("", std::string("internal error: ") + e.what());
+  }
+}
+
+}  // namespace masklab

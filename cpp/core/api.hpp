@@ -1,0 +1,22 @@
+// api.hpp — the core's single entry point: one subcommand, one JSON request, one JSON answer.
+//
+// The CLI and the WebAssembly module both call exactly this, so native and browser answers
+// are byte-for-byte the same. Never throws: every failure comes back as data.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace masklab {
+
+struct ApiResult {
+  bool ok = false;
+  std::string json;     // the response, or {"error":{"field":"…","message":"…"}}
+  std::string field;    // on error: the request field at fault ("json" for unparsable text)
+  std::string message;  // on error: what was expected
+};
+
+// command: "collate" | "loss" | "accumulate" | "attention" | "inspect".
+ApiResult run_command(std::string_view command, std::string_view request_json);
+
+}  // namespace masklab

@@ -1,0 +1,127 @@
+// inspect.cpp — see inspect.hpp.
+#include "inspect.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "collate.hpp"
+#include "input_error.hpp"
+#include "positions.hpp"
+#include "tiny_model.hpp"
+
+namespace masklab {
+
+namespace {
+
+void check_cell(const Batch& batch, std::pair<int, int> cell, const std::string& field) {
+  if (cell.first < 0 || cell.first >= batch.B || cell.second < 0 || cell.second >= batch.T)
+    throw InputError(field, "cell [" + std::to_string(cell.first) + ", " + std::to_string(cell.second) +
+                                "] is outside the batch (" + std::to_string(batch.B) + " rows x " +
+                                std::to_string(batch.T) + " positions)");
+}
+
+void apply_toggles(Batch& batch, const InspectInput& in) {
+  for (size_t i = 0; i < in.toggle_labels.size(); ++i) {
+    auto cell = in.toggle_labels[i];
+    check_cell(batch, cell, "toggle_labels[" + std::to_string(i) + "]");
+    const int at = batch.at(cell.first, cell.second);
+    if (batch.labels[at] == kIgnoreIndex) {
+      batch.labels[at] = batch.input_ids[at];
+      batch.label_reasons[at] = IgnoreReason::None;
+    } else {
+      batch.labels[at] = kIgnoreIndex;
+      batch.label_reasons[at] = IgnoreReason::User;
+    }
+  }
+  if (!in.toggle_attention_mask.empty() && !batch.has_attention_mask)
+    throw InputError("toggle_attention_mask", "this batch has no attention_mask (flatten packing passes none)");
+  std::vector<bool> touched(batch.B, false);
+  for (size_t i = 0; i < in.toggle_attention_mask.size(); ++i) {
+    auto cell = in.toggle_attention_mask[i];
+    check_cell(batch, cell, "toggle_attention_mask[" + std::to_string(i) + "]");
+    int& m = batch.attention_mask[batch.at(cell.first, cell.second)];
+    m = m ? 0 : 1;
+    touched[cell.first] = true;
+  }
+  if (in.options.position_ids == PositionPolicy::FromMask && in.options.packing == Packing::None)
+    for (int b = 0; b < batch.B; ++b) {
+      if (!touched[b]) continue;
+      std::vector<int> mask(batch.attention_mask.begin() + batch.at(b, 0),
+                            batch.attention_mask.begin() + batch.at(b, 0) + batch.T);
+      auto pos = position_ids_for_row(mask, PositionPolicy::FromMask);
+      std::copy(pos.begin(), pos.end(), batch.position_ids.begin() + batch.at(b, 0));
+    }
+}
+
+}  // namespace
+
+InspectResult inspect(const InspectInput& in) {
+  InspectResult r;
+  r.batch = collate(in.features, in.options);
+  if (r.batch.T > kMaxInspectPositions || r.batch.B > kMaxInspectRows)
+    throw InputError("features", "the grid shows at most " + std::to_string(kMaxInspectRows) + " rows of " +
+                                     std::to_string(kMaxInspectPositions) + " positions; this batch is " +
+                                     std::to_string(r.batch.B) + " x " + std::to_string(r.batch.T) +
+                                     " (use the collate and loss commands for big batches)");
+  apply_toggles(r.batch, in);
+  Batch& batch = r.batch;
+  for (int b = 0; b < batch.B; ++b) r.rows.push_back(row_figures(batch, b, in.options));
+
+  int max_id = std::max(in.options.pad_token_id, in.options.eos_token_id.value_or(0));
+  for (int id : batch.input_ids) max_id = std::max(max_id, id);
+  for (int y : batch.labels) max_id = std::max(max_id, y);
+  r.V = std::max({max_id + 1, static_cast<int>(in.vocab.size()), in.options.vocab_size.value_or(0)});
+
+  LossInput li;
+  li.B = batch.B;
+  li.T = batch.T;
+  li.V = r.V;
+  li.logits = bigram_logits(batch, r.V, in.options.shift);
+  li.labels = batch.labels;
+  li.shift = in.options.shift;
+  r.loss = cross_entropy(li);
+
+  // The same logits scored at every shifted position, as labels = input_ids would.
+  LossInput all = li;
+  all.labels = batch.input_ids;
+  LossResult everything = cross_entropy(all);
+
+  InspectSummary& s = r.summary;
+  for (int b = 0; b < batch.B; ++b)
+    for (int t = 0; t < batch.T; ++t) {
+      const int i = batch.at(b, t);
+      if (r.loss.targets[i] == kIgnoreIndex) continue;
+      const int target_pos = in.options.shift ? t + 1 : t;
+      if (batch.is_pad[batch.at(b, target_pos)]) {
+        ++s.pad_targets;
+        s.sum_pad += r.loss.per_token[i];
+      } else {
+        ++s.real_targets;
+        s.sum_real += r.loss.per_token[i];
+      }
+    }
+  s.targets = r.loss.num_targets;
+  s.loss = r.loss.loss;
+  if (s.real_targets) s.loss_real = s.sum_real / s.real_targets;
+  if (s.pad_targets) s.loss_pad = s.sum_pad / s.pad_targets;
+  s.loss_all_positions = everything.loss;
+  int pads = 0;
+  for (auto p : batch.is_pad) pads += p;
+  s.pad_share = static_cast<double>(pads) / (static_cast<double>(batch.B) * batch.T);
+  if (s.targets) s.dilution_factor = static_cast<double>(s.real_targets) / s.targets;
+
+  AttentionInput ai;
+  ai.B = batch.B;
+  ai.T = batch.T;
+  ai.D = kEmbeddingDim;
+  ai.q = embed(batch);
+  ai.k = ai.q;
+  ai.v = ai.q;
+  ai.causal = in.causal;
+  if (batch.has_attention_mask) ai.attention_mask = batch.attention_mask;
+  else ai.segment_ids = batch.segment_ids;  // no mask: the kernel isolates packed examples
+  r.attention = attend(ai);
+  return r;
+}
+
+}  // namespace masklab

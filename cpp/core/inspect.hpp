@@ -1,0 +1,55 @@
+// inspect.hpp — everything the token grid shows for one configuration, in one call:
+// collate, apply the learner's cell toggles, fit the tiny model, score the loss, attend.
+//
+// The site never re-derives a number in JavaScript; it asks this. Not here: JSON (requests.cpp)
+// or tokenising text (tokenizer.cpp).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "attention.hpp"
+#include "batch.hpp"
+#include "figures.hpp"
+#include "loss.hpp"
+
+namespace masklab {
+
+constexpr int kMaxInspectRows = 16, kMaxInspectPositions = 256;
+
+struct InspectInput {
+  std::vector<Feature> features;
+  CollateOptions options;
+  std::vector<std::string> vocab;                   // token text by id (may be empty)
+  std::vector<std::pair<int, int>> toggle_attention_mask;  // (b, t): 1 <-> 0
+  std::vector<std::pair<int, int>> toggle_labels;          // (b, t): label <-> -100
+  bool causal = true;
+};
+
+// The dilution, split by where the scored target sits (a real token or a pad).
+struct InspectSummary {
+  int targets = 0, real_targets = 0, pad_targets = 0;
+  double sum_real = 0, sum_pad = 0;
+  std::optional<double> loss;                     // what the trainer reports: mean over targets
+  std::optional<double> loss_real;                // mean over targets at real positions
+  std::optional<double> loss_pad;                 // mean over targets at pad positions
+  std::optional<double> loss_all_positions;       // every shifted position scored (labels = input_ids)
+  double pad_share = 0;                           // pads / (B*T)
+  std::optional<double> dilution_factor;          // real_targets / targets: each real token's weight shrinks by it
+};
+
+struct InspectResult {
+  Batch batch;
+  std::vector<RowFigures> rows;
+  int V = 0;
+  LossResult loss;
+  AttentionResult attention;
+  InspectSummary summary;
+};
+
+// Throws InputError (e.g. a toggle outside the batch).
+InspectResult inspect(const InspectInput& input);
+
+}  // namespace masklab

@@ -1,0 +1,165 @@
+// json_fields.cpp — see json_fields.hpp.
+#include "json_fields.hpp"
+
+#include <cmath>
+
+#include "input_error.hpp"
+
+namespace masklab {
+
+namespace {
+constexpr size_t kMaxElements = 1u << 24;  // 16 M numbers: beyond this a request is a mistake
+
+std::string at(const std::string& field, size_t i) { return field + "[" + std::to_string(i) + "]"; }
+
+[[noreturn]] void expected(const Json& v, const std::string& field, const std::string& what) {
+  throw InputError(field, std::string("expected ") + what + ", got " + Json::describe(v.type()));
+}
+}  // namespace
+
+ObjectReader::ObjectReader(const Json& object, std::string path, std::vector<std::string_view> allowed)
+    : object_(object), path_(std::move(path)) {
+  if (!object.is_object()) expected(object, path_.empty() ? "request" : path_, "an object");
+  for (const auto& [key, value] : object.members()) {
+    bool known = false;
+    for (auto a : allowed) known = known || a == key;
+    if (!known) {
+      std::string list;
+      for (size_t i = 0; i < allowed.size(); ++i) list += (i ? ", " : "") + std::string(allowed[i]);
+      throw InputError(this->path(key), "is not a field here; expected one of: " + list);
+    }
+  }
+}
+
+const Json* ObjectReader::get(std::string_view key) const {
+  const Json* v = object_.find(key);
+  return v && !v->is_null() ? v : nullptr;
+}
+
+std::string ObjectReader::path(std::string_view key) const {
+  return path_.empty() ? std::string(key) : path_ + "." + std::string(key);
+}
+
+int read_int(const Json& v, const std::string& field) {
+  if (!v.is_number()) expected(v, field, "an integer");
+  double x = v.as_number();
+  if (!std::isfinite(x) || x != std::floor(x)) throw InputError(field, "expected an integer, got " + format_number(x));
+  if (x < -2147483648.0 || x > 2147483647.0) throw InputError(field, "is out of the 32-bit integer range");
+  return static_cast<int>(x);
+}
+
+double read_number(const Json& v, const std::string& field) {
+  if (!v.is_number()) expected(v, field, "a number");
+  return v.as_number();
+}
+
+bool read_bool(const Json& v, const std::string& field) {
+  if (!v.is_bool()) expected(v, field, "true or false");
+  return v.as_bool();
+}
+
+std::string read_string(const Json& v, const std::string& field) {
+  if (!v.is_string()) expected(v, field, "a string");
+  return v.as_string();
+}
+
+std::vector<int> read_int_list(const Json& v, const std::string& field) {
+  if (!v.is_array()) expected(v, field, "an array of integers");
+  std::vector<int> out;
+  out.reserve(v.items().size());
+  for (size_t i = 0; i < v.items().size(); ++i) out.push_back(read_int(v.items()[i], at(field, i)));
+  return out;
+}
+
+namespace {
+template <typename T, typename ReadLeaf>
+void read_tensor(const Json& v, const std::string& field, int depth, int rank, std::vector<int>& dims,
+                 std::vector<T>& out, ReadLeaf leaf) {
+  if (depth == rank) {
+    if (out.size() >= kMaxElements) throw InputError(field, "too many values (the limit is 16M)");
+    out.push_back(leaf(v, field));
+    return;
+  }
+  if (!v.is_array()) {
+    std::string what = "an array";
+    if (rank - depth > 1) what += " (" + std::to_string(rank - depth) + " levels of nesting left)";
+    expected(v, field, what);
+  }
+  const int n = static_cast<int>(v.items().size());
+  if (dims[depth] < 0) {
+    if (n == 0) throw InputError(field, "is empty");
+    dims[depth] = n;
+  } else if (n != dims[depth]) {
+    // Name the first sibling for comparison: "labels[2] has 5 entries but labels[0] has 6".
+    std::string first = field.substr(0, field.rfind('[')) + "[0]";
+    throw InputError(field, "has " + std::to_string(n) + " entries but " + first + " has " +
+                                std::to_string(dims[depth]) + "; rows must be equal (ragged input)");
+  }
+  for (int i = 0; i < n; ++i) read_tensor(v.items()[i], at(field, i), depth + 1, rank, dims, out, leaf);
+}
+}  // namespace
+
+std::vector<int> read_int_tensor(const Json& v, const std::string& field, int rank, std::vector<int>& dims) {
+  dims.assign(rank, -1);
+  std::vector<int> out;
+  read_tensor(v, field, 0, rank, dims, out, read_int);
+  return out;
+}
+
+std::vector<double> read_number_tensor(const Json& v, const std::string& field, int rank,
+                                       std::vector<int>& dims) {
+  dims.assign(rank, -1);
+  std::vector<double> out;
+  read_tensor(v, field, 0, rank, dims, out, read_number);
+  return out;
+}
+
+int read_choice(const Json& v, const std::string& field, const std::vector<std::string_view>& choices) {
+  std::string list;
+  for (size_t i = 0; i < choices.size(); ++i) list += (i ? ", " : "") + std::string("\"") + std::string(choices[i]) + "\"";
+  if (!v.is_string()) expected(v, field, "one of " + list);
+  for (size_t i = 0; i < choices.size(); ++i)
+    if (v.as_string() == choices[i]) return static_cast<int>(i);
+  throw InputError(field, "is \"" + v.as_string() + "\"; expected one of " + list);
+}
+
+Json int_list(const std::vector<int>& v) {
+  Json a = Json::array();
+  a.items().reserve(v.size());
+  for (int x : v) a.push(Json::number(x));
+  return a;
+}
+
+Json int_rows(const std::vector<int>& flat, int rows, int cols) {
+  Json out = Json::array();
+  for (int r = 0; r < rows; ++r) {
+    Json row = Json::array();
+    row.items().reserve(cols);
+    for (int c = 0; c < cols; ++c) row.push(Json::number(flat[static_cast<size_t>(r) * cols + c]));
+    out.push(std::move(row));
+  }
+  return out;
+}
+
+Json number_rows(const std::vector<double>& flat, int rows, int cols) {
+  Json out = Json::array();
+  for (int r = 0; r < rows; ++r) {
+    Json row = Json::array();
+    row.items().reserve(cols);
+    for (int c = 0; c < cols; ++c) row.push(Json::number(flat[static_cast<size_t>(r) * cols + c]));
+    out.push(std::move(row));
+  }
+  return out;
+}
+
+Json number_cube(const std::vector<double>& flat, int a, int b, int c) {
+  Json out = Json::array();
+  for (int i = 0; i < a; ++i) {
+    std::vector<double> slice(flat.begin() + static_cast<long>(i) * b * c,
+                              flat.begin() + static_cast<long>(i + 1) * b * c);
+    out.push(number_rows(slice, b, c));
+  }
+  return out;
+}
+
+}  // namespace masklab

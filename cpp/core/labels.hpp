@@ -1,0 +1,30 @@
+// labels.hpp — the label policies: which positions are trained, and why the others are not.
+//
+// Rules from shared/notes/semantics.md §1.3 (mask by value), §1.4 and §1.6c (mask by
+// position), TRL's completion_mask / assistant_masks (§1.6c). Labels stay unshifted, aligned
+// with input_ids: the loss shifts them (§0.1).
+#pragma once
+
+#include <utility>
+#include <vector>
+
+#include "batch.hpp"
+
+namespace masklab {
+
+struct RowLabels {
+  std::vector<int> labels;             // [n] -100 = not trained
+  std::vector<IgnoreReason> reasons;   // [n]
+};
+
+// Labels for the real tokens of one example, before padding.
+// Example: pad == eos == 2, input_ids [5,6,2], MaskPadId -> labels [5,6,-100], reasons
+//   [None, None, PadId] (the real EOS is lost); MaskPadding -> [5,6,2] (kept).
+// A completion_mask or assistant_masks of 0 then sets -100 (reason Prompt) on top.
+RowLabels label_real_tokens(const Feature& feature, const CollateOptions& options);
+
+// The label, and its reason, that a pad position gets under the options' policy.
+// Example: InputIds with pad id 0 -> {0, None}: the pad is a trained target.
+std::pair<int, IgnoreReason> pad_label(const CollateOptions& options);
+
+}  // namespace masklab

@@ -1,0 +1,71 @@
+// padding.cpp — see padding.hpp.
+#include "padding.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "input_error.hpp"
+
+namespace masklab {
+
+namespace {
+void cut(std::vector<int>& v, int max_length, Side side) {
+  int extra = static_cast<int>(v.size()) - max_length;
+  if (extra <= 0) return;
+  if (side == Side::Right) v.resize(max_length);
+  else v.erase(v.begin(), v.begin() + extra);
+}
+}  // namespace
+
+int truncate_feature(Feature& feature, int max_length, Side side) {
+  int removed = std::max(0, static_cast<int>(feature.input_ids.size()) - max_length);
+  cut(feature.input_ids, max_length, side);
+  if (feature.labels) cut(*feature.labels, max_length, side);
+  if (feature.completion_mask) cut(*feature.completion_mask, max_length, side);
+  if (feature.assistant_masks) cut(*feature.assistant_masks, max_length, side);
+  return removed;
+}
+
+int round_up(int n, int m) { return n % m == 0 ? n : (n / m + 1) * m; }
+
+int padded_length(const std::vector<int>& lengths, const CollateOptions& options) {
+  int longest = 0;
+  for (int n : lengths) longest = std::max(longest, n);
+
+  if (options.padding == Padding::DoNotPad) {
+    for (size_t i = 0; i < lengths.size(); ++i)
+      if (lengths[i] != lengths[0])
+        throw InputError("features[" + std::to_string(i) + "].input_ids",
+                         "has " + std::to_string(lengths[i]) + " tokens but features[0] has " +
+                             std::to_string(lengths[0]) +
+                             "; with padding \"do_not_pad\" rows must be equal to form a tensor");
+    return longest;
+  }
+
+  int T = longest;
+  if (options.padding == Padding::MaxLength) {
+    if (!options.max_length)
+      throw InputError("max_length", "is required when padding is \"max_length\"");
+    T = *options.max_length;
+    for (size_t i = 0; i < lengths.size(); ++i)
+      if (lengths[i] > T)
+        throw InputError("features[" + std::to_string(i) + "].input_ids",
+                         "has " + std::to_string(lengths[i]) + " tokens, more than max_length " +
+                             std::to_string(T) + "; set truncation to true or raise max_length");
+  }
+  if (options.pad_to_multiple_of) T = round_up(T, *options.pad_to_multiple_of);
+  return T;
+}
+
+std::vector<int> pad_row(const std::vector<int>& row, int T, int value, Side side) {
+  int d = T - static_cast<int>(row.size());
+  if (d <= 0) return row;
+  std::vector<int> out;
+  out.reserve(T);
+  if (side == Side::Left) out.insert(out.end(), d, value);
+  out.insert(out.end(), row.begin(), row.end());
+  if (side == Side::Right) out.insert(out.end(), d, value);
+  return out;
+}
+
+}  // namespace masklab

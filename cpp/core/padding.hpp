@@ -1,0 +1,32 @@
+// padding.hpp — how long the padded rows are, which side the pads go on, and truncation,
+// following transformers' PreTrainedTokenizerBase._pad (shared/notes/semantics.md §1.1).
+//
+// Not here: what the pads' labels or mask values are (labels.cpp, attention_mask.cpp).
+#pragma once
+
+#include <vector>
+
+#include "batch.hpp"
+
+namespace masklab {
+
+// Cuts a feature (input_ids and its parallel arrays) to max_length on the given side and
+// returns how many tokens were removed.
+// Example: [1,2,3,4,5], max_length 3, side Left -> [3,4,5], returns 2.
+int truncate_feature(Feature& feature, int max_length, Side side);
+
+// The padded length T of every row.
+//   Longest: the longest row; MaxLength: max_length (a longer row is an error unless truncated);
+//   DoNotPad: rows must already be equal. pad_to_multiple_of then rounds up, as _pad does.
+// Example: lengths {3,5}, Longest, pad_to_multiple_of 4 -> 8.
+// Throws InputError naming the offending row.
+int padded_length(const std::vector<int>& lengths, const CollateOptions& options);
+
+// Pads one row to length T with `value` on `side`.
+// Example: pad_row({7,8}, 4, 0, Side::Left) -> {0,0,7,8}.
+std::vector<int> pad_row(const std::vector<int>& row, int T, int value, Side side);
+
+// Rounds n up to a multiple of m (m >= 1). Example: round_up(5, 4) -> 8.
+int round_up(int n, int m);
+
+}  // namespace masklab

@@ -1,0 +1,35 @@
+// tokenizer.hpp — a tiny word-level tokenizer so learners can type text into the grid.
+//
+// Fixed special tokens (ids 0–4): <pad> <bos> <eos> <user> <assistant>; any other <name> in
+// the text is one special token too. Words are runs of letters, digits and apostrophes; every
+// other non-space character is a token of its own. Ids are given in order of first appearance,
+// so a batch's ids are small and readable. Not a BPE: real tokenizers split words into pieces,
+// and a string's ids depend on its context (shared/notes/semantics.md §1.6b) — this one does not.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace masklab {
+
+constexpr int kPadId = 0, kBosId = 1, kEosId = 2, kUserId = 3, kAssistantId = 4;
+
+class Vocabulary {
+ public:
+  Vocabulary();                            // the five special tokens
+  int id_of(const std::string& token);     // adds the token when new
+  const std::vector<std::string>& tokens() const { return tokens_; }
+  int size() const { return static_cast<int>(tokens_.size()); }
+
+ private:
+  std::vector<std::string> tokens_;
+};
+
+// Example: "Hi, Bob<eos>" -> tokens "Hi" "," "Bob" "<eos>".
+std::vector<std::string> split_tokens(std::string_view text);
+
+// Tokens -> ids, growing the vocabulary.
+std::vector<int> encode(std::string_view text, Vocabulary& vocab);
+
+}  // namespace masklab
