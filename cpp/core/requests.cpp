@@ -192,11 +192,13 @@ AttentionInput decode_attention(const Json& request) {
 
 InspectInput decode_inspect(const Json& request) {
   std::vector<std::string_view> allowed = kCollateFields;
-  for (auto k : {"text_features", "add_bos", "add_eos", "causal", "toggle_attention_mask", "toggle_labels"})
+  for (auto k : {"text_features", "vocab", "add_bos", "add_eos", "causal", "toggle_attention_mask", "toggle_labels"})
     allowed.push_back(k);
   ObjectReader r(request, "", allowed);
   InspectInput in;
   const Json* text = r.get("text_features");
+  if (text && r.get("vocab"))
+    throw InputError("vocab", "comes from the built-in tokenizer when text_features are given; leave it out");
   if (text && r.get("features"))
     throw InputError("text_features", "give either features (ids) or text_features (text), not both");
   in.options = decode_options(r, text == nullptr);
@@ -239,6 +241,12 @@ InspectInput decode_inspect(const Json& request) {
     in.vocab = vocab.tokens();
   } else {
     in.features = decode_features(r);
+    // Optional names for the ids, so a hand-built batch still reads as tokens in the grid.
+    if (const Json* v = r.get("vocab")) {
+      if (!v->is_array()) throw InputError("vocab", "expected an array of token strings (index = id)");
+      for (size_t i = 0; i < v->items().size(); ++i)
+        in.vocab.push_back(read_string(v->items()[i], "vocab[" + std::to_string(i) + "]"));
+    }
   }
   if (const Json* v = r.get("causal")) in.causal = read_bool(*v, "causal");
   in.toggle_attention_mask = decode_cells(r, "toggle_attention_mask");
