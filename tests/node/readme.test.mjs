@@ -1,0 +1,51 @@
+// The README's CLI examples are executed here, so the page and the program cannot drift apart
+// (the nlohmann/json habit). Each example is a ```sh block running
+// `build/native/masklab <command> <<'EOF'` … `EOF`; the fenced block that follows holds what it
+// prints: ```json (the answer, compared as parsed JSON) or ```text (the one stderr line of a
+// failure, which must exit 2). An example followed by neither must simply succeed.
+// The expected values in the README were worked out by hand there, next to each example.
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+
+import { REPO_ROOT, runCli } from './helpers.mjs';
+
+const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+
+function examples(markdown) {
+  const fences = [...markdown.matchAll(/```(\w*)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1], body: m[2] }));
+  const out = [];
+  fences.forEach((fence, i) => {
+    const run = fence.lang === 'sh' && fence.body.match(/^build\/native\/masklab (\w+) <<'EOF'\n([\s\S]*?)\nEOF\n$/);
+    if (!run) return;
+    const next = fences[i + 1];
+    const expected = next && (next.lang === 'json' || next.lang === 'text') ? next : null;
+    out.push({ command: run[1], request: run[2], expected });
+  });
+  return out;
+}
+
+const found = examples(readme);
+
+test('the README has an example for every subcommand', () => {
+  const commands = new Set(found.map((e) => e.command));
+  for (const c of ['collate', 'loss', 'accumulate', 'attention', 'inspect']) assert.ok(commands.has(c), `no ${c} example`);
+});
+
+for (const [i, example] of found.entries()) {
+  test(`README example ${i + 1}: masklab ${example.command}`, () => {
+    const r = runCli(example.command, example.request);
+    if (example.expected?.lang === 'text') {
+      assert.equal(r.status, 2);
+      assert.equal(r.stderr.trim(), example.expected.body.trim());
+      assert.equal(r.stdout, '');
+      return;
+    }
+    assert.equal(r.status, 0, r.stderr);
+    const answer = JSON.parse(r.stdout);
+    if (example.expected) assert.deepEqual(answer, JSON.parse(example.expected.body));
+    else assert.equal(answer.error, undefined);
+  });
+}
