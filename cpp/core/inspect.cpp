@@ -79,10 +79,13 @@ InspectResult inspect(const InspectInput& in) {
   li.logits = bigram_logits(batch, r.V, in.options.shift);
   li.labels = batch.labels;
   li.shift = in.options.shift;
+  li.reduction = in.reduction;
+  li.num_items_in_batch = in.num_items_in_batch;
   r.loss = cross_entropy(li);
 
-  // The same logits scored at every shifted position, as labels = input_ids would.
+  // The same logits scored at every shifted position, as labels = input_ids would (token mean).
   LossInput all = li;
+  all.reduction = Reduction::Mean;
   all.labels = batch.input_ids;
   LossResult everything = cross_entropy(all);
 

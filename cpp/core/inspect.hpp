@@ -26,13 +26,15 @@ struct InspectInput {
   std::vector<std::pair<int, int>> toggle_attention_mask;  // (b, t): 1 <-> 0
   std::vector<std::pair<int, int>> toggle_labels;          // (b, t): label <-> -100
   bool causal = true;
+  Reduction reduction = Reduction::Mean;        // how the reported loss is reduced
+  std::optional<double> num_items_in_batch;     // for SumOverNumItems
 };
 
 // The dilution, split by where the scored target sits (a real token or a pad).
 struct InspectSummary {
   int targets = 0, real_targets = 0, pad_targets = 0;
   double sum_real = 0, sum_pad = 0;
-  std::optional<double> loss;                     // what the trainer reports: mean over targets
+  std::optional<double> loss;                     // what the trainer reports, under the request's reduction
   std::optional<double> loss_real;                // mean over targets at real positions
   std::optional<double> loss_pad;                 // mean over targets at pad positions
   std::optional<double> loss_all_positions;       // every shifted position scored (labels = input_ids)

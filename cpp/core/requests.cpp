@@ -117,6 +117,11 @@ std::vector<std::pair<int, int>> decode_cells(const ObjectReader& r, const char*
   return cells;
 }
 
+Reduction decode_reduction(const Json& v) {
+  return static_cast<Reduction>(
+      read_choice(v, "reduction", {"mean", "sum", "none", "per_example_mean", "sum_over_num_items"}));
+}
+
 Json optional_number(const std::optional<double>& x) { return x ? Json::number(*x) : Json::null(); }
 
 }  // namespace
@@ -133,9 +138,7 @@ LossInput decode_loss(const Json& request) {
   ObjectReader r(request, "", {"logits", "labels", "shift", "ignore_index", "reduction", "num_items_in_batch", "gradient"});
   LossInput in = decode_loss_fields(r.get("logits"), r.get("labels"), "");
   decode_loss_options(r, in);
-  if (const Json* v = r.get("reduction"))
-    in.reduction = static_cast<Reduction>(
-        read_choice(*v, "reduction", {"mean", "sum", "none", "per_example_mean", "sum_over_num_items"}));
+  if (const Json* v = r.get("reduction")) in.reduction = decode_reduction(*v);
   if (const Json* v = r.get("num_items_in_batch")) in.num_items_in_batch = read_number(*v, "num_items_in_batch");
   if (const Json* v = r.get("gradient")) in.gradient = read_bool(*v, "gradient");
   return in;
@@ -192,7 +195,8 @@ AttentionInput decode_attention(const Json& request) {
 
 InspectInput decode_inspect(const Json& request) {
   std::vector<std::string_view> allowed = kCollateFields;
-  for (auto k : {"text_features", "vocab", "add_bos", "add_eos", "causal", "toggle_attention_mask", "toggle_labels"})
+  for (auto k : {"text_features", "vocab", "add_bos", "add_eos", "causal", "toggle_attention_mask", "toggle_labels",
+                 "reduction", "num_items_in_batch"})
     allowed.push_back(k);
   ObjectReader r(request, "", allowed);
   InspectInput in;
@@ -249,6 +253,8 @@ InspectInput decode_inspect(const Json& request) {
     }
   }
   if (const Json* v = r.get("causal")) in.causal = read_bool(*v, "causal");
+  if (const Json* v = r.get("reduction")) in.reduction = decode_reduction(*v);
+  if (const Json* v = r.get("num_items_in_batch")) in.num_items_in_batch = read_number(*v, "num_items_in_batch");
   in.toggle_attention_mask = decode_cells(r, "toggle_attention_mask");
   in.toggle_labels = decode_cells(r, "toggle_labels");
   return in;
