@@ -67,26 +67,42 @@ InspectResult inspect(const InspectInput& in) {
   Batch& batch = r.batch;
   for (int b = 0; b < batch.B; ++b) r.rows.push_back(row_figures(batch, b, in.options));
 
-  int max_id = std::max(in.options.pad_token_id, in.options.eos_token_id.value_or(0));
-  for (int id : batch.input_ids) max_id = std::max(max_id, id);
-  for (int y : batch.labels) max_id = std::max(max_id, y);
-  r.V = std::max({max_id + 1, static_cast<int>(in.vocab.size()), in.options.vocab_size.value_or(0)});
+  // The tiny model's vocabulary is the ids this batch uses (plus the named vocab), renumbered
+  // 0..K-1: a Llama-sized id such as 128009 must not cost a 128k x 128k bigram table.
+  std::vector<int> ids(batch.input_ids);
+  for (int y : batch.labels)
+    if (y != kIgnoreIndex) ids.push_back(y);
+  ids.push_back(in.options.pad_token_id);
+  if (in.options.eos_token_id) ids.push_back(*in.options.eos_token_id);
+  for (int i = 0; i < static_cast<int>(in.vocab.size()); ++i) ids.push_back(i);
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  auto compact = [&](int id) {
+    return static_cast<int>(std::lower_bound(ids.begin(), ids.end(), id) - ids.begin());
+  };
+  r.V = static_cast<int>(ids.size());
+  Batch model_batch = batch;
+  for (int& id : model_batch.input_ids) id = compact(id);
+  for (int& y : model_batch.labels)
+    if (y != kIgnoreIndex) y = compact(y);
 
   LossInput li;
   li.B = batch.B;
   li.T = batch.T;
   li.V = r.V;
-  li.logits = bigram_logits(batch, r.V, in.options.shift);
-  li.labels = batch.labels;
+  li.logits = bigram_logits(model_batch, r.V, in.options.shift);
+  li.labels = model_batch.labels;
   li.shift = in.options.shift;
   li.reduction = in.reduction;
   li.num_items_in_batch = in.num_items_in_batch;
   r.loss = cross_entropy(li);
+  for (int& y : r.loss.targets)
+    if (y != kIgnoreIndex) y = ids[y];  // report targets as the batch's own ids
 
   // The same logits scored at every shifted position, as labels = input_ids would (token mean).
   LossInput all = li;
   all.reduction = Reduction::Mean;
-  all.labels = batch.input_ids;
+  all.labels = model_batch.input_ids;
   LossResult everything = cross_entropy(all);
 
   InspectSummary& s = r.summary;

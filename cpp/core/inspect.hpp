@@ -45,7 +45,7 @@ struct InspectSummary {
 struct InspectResult {
   Batch batch;
   std::vector<RowFigures> rows;
-  int V = 0;
+  int V = 0;  // size of the tiny model's vocabulary: the distinct ids the batch uses
   LossResult loss;
   AttentionResult attention;
   InspectSummary summary;

@@ -72,9 +72,11 @@ std::vector<int> read_int_list(const Json& v, const std::string& field) {
 }
 
 namespace {
+// dims[d] is set by the first array met at depth d; first[d] remembers its path so a ragged row
+// is compared with the row that set the width.
 template <typename T, typename ReadLeaf>
 void read_tensor(const Json& v, const std::string& field, int depth, int rank, std::vector<int>& dims,
-                 std::vector<T>& out, ReadLeaf leaf) {
+                 std::vector<std::string>& first, std::vector<T>& out, ReadLeaf leaf) {
   if (depth == rank) {
     if (out.size() >= kMaxElements) throw InputError(field, "too many values (the limit is 16M)");
     out.push_back(leaf(v, field));
@@ -89,28 +91,30 @@ void read_tensor(const Json& v, const std::string& field, int depth, int rank, s
   if (dims[depth] < 0) {
     if (n == 0) throw InputError(field, "is empty");
     dims[depth] = n;
+    first[depth] = field;
   } else if (n != dims[depth]) {
-    // Name the first sibling for comparison: "labels[2] has 5 entries but labels[0] has 6".
-    std::string first = field.substr(0, field.rfind('[')) + "[0]";
-    throw InputError(field, "has " + std::to_string(n) + " entries but " + first + " has " +
-                                std::to_string(dims[depth]) + "; rows must be equal (ragged input)");
+    // "labels[2] has 5 entries but labels[0] has 6"
+    throw InputError(field, "has " + std::to_string(n) + (n == 1 ? " entry" : " entries") + " but " + first[depth] +
+                                " has " + std::to_string(dims[depth]) + "; rows must be equal (ragged input)");
   }
-  for (int i = 0; i < n; ++i) read_tensor(v.items()[i], at(field, i), depth + 1, rank, dims, out, leaf);
+  for (int i = 0; i < n; ++i) read_tensor(v.items()[i], at(field, i), depth + 1, rank, dims, first, out, leaf);
 }
 }  // namespace
 
 std::vector<int> read_int_tensor(const Json& v, const std::string& field, int rank, std::vector<int>& dims) {
   dims.assign(rank, -1);
+  std::vector<std::string> first(rank);
   std::vector<int> out;
-  read_tensor(v, field, 0, rank, dims, out, read_int);
+  read_tensor(v, field, 0, rank, dims, first, out, read_int);
   return out;
 }
 
 std::vector<double> read_number_tensor(const Json& v, const std::string& field, int rank,
                                        std::vector<int>& dims) {
   dims.assign(rank, -1);
+  std::vector<std::string> first(rank);
   std::vector<double> out;
-  read_tensor(v, field, 0, rank, dims, out, read_number);
+  read_tensor(v, field, 0, rank, dims, first, out, read_number);
   return out;
 }
 

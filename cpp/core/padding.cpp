@@ -26,7 +26,7 @@ int truncate_feature(Feature& feature, int max_length, Side side) {
   return removed;
 }
 
-int round_up(int n, int m) { return n % m == 0 ? n : (n / m + 1) * m; }
+long long round_up(long long n, long long m) { return n % m == 0 ? n : (n / m + 1) * m; }
 
 int padded_length(const std::vector<int>& lengths, const CollateOptions& options) {
   int longest = 0;
@@ -42,7 +42,7 @@ int padded_length(const std::vector<int>& lengths, const CollateOptions& options
     return longest;
   }
 
-  int T = longest;
+  long long T = longest;
   if (options.padding == Padding::MaxLength) {
     if (!options.max_length)
       throw InputError("max_length", "is required when padding is \"max_length\"");
@@ -53,8 +53,19 @@ int padded_length(const std::vector<int>& lengths, const CollateOptions& options
                          "has " + std::to_string(lengths[i]) + " tokens, more than max_length " +
                              std::to_string(T) + "; set truncation to true or raise max_length");
   }
-  if (options.pad_to_multiple_of) T = round_up(T, *options.pad_to_multiple_of);
-  return T;
+  const long long rows = static_cast<long long>(lengths.size());
+  auto too_big = [&](long long t) { return t * rows > kMaxBatchTokens; };
+  if (options.padding == Padding::MaxLength && too_big(T))
+    throw InputError("max_length", "is " + std::to_string(T) + ": " + std::to_string(rows) + " rows of it exceed the " +
+                                       std::to_string(kMaxBatchTokens) + "-token limit of a batch");
+  if (options.pad_to_multiple_of) {
+    T = round_up(T, *options.pad_to_multiple_of);
+    if (too_big(T))
+      throw InputError("pad_to_multiple_of", "rounds the rows up to " + std::to_string(T) + " tokens: " +
+                                                 std::to_string(rows) + " rows of it exceed the " +
+                                                 std::to_string(kMaxBatchTokens) + "-token limit of a batch");
+  }
+  return static_cast<int>(T);
 }
 
 std::vector<int> pad_row(const std::vector<int>& row, int T, int value, Side side) {

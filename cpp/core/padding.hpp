@@ -19,14 +19,20 @@ int truncate_feature(Feature& feature, int max_length, Side side);
 //   Longest: the longest row; MaxLength: max_length (a longer row is an error unless truncated);
 //   DoNotPad: rows must already be equal. pad_to_multiple_of then rounds up, as _pad does.
 // Example: lengths {3,5}, Longest, pad_to_multiple_of 4 -> 8.
-// Throws InputError naming the offending row.
+// Throws InputError naming the offending row, or the option (max_length, pad_to_multiple_of)
+// that would make B * T exceed kMaxBatchTokens.
 int padded_length(const std::vector<int>& lengths, const CollateOptions& options);
+
+// The most tokens a padded batch may hold (B * T): beyond this a request is a mistake, and
+// honouring it would only freeze the browser tab.
+constexpr long long kMaxBatchTokens = 1 << 20;
 
 // Pads one row to length T with `value` on `side`.
 // Example: pad_row({7,8}, 4, 0, Side::Left) -> {0,0,7,8}.
 std::vector<int> pad_row(const std::vector<int>& row, int T, int value, Side side);
 
-// Rounds n up to a multiple of m (m >= 1). Example: round_up(5, 4) -> 8.
-int round_up(int n, int m);
+// Rounds n up to a multiple of m (m >= 1), in 64 bits so INT_MAX cannot overflow.
+// Example: round_up(5, 4) -> 8.
+long long round_up(long long n, long long m);
 
 }  // namespace masklab

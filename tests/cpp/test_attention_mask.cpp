@@ -1,0 +1,106 @@
+// test_attention_mask.cpp — the three attention-mask policies (attention_mask.cpp via collate).
+//
+// Rules: tokenizer.pad derives the mask from lengths (semantics.md §0.5, §1.1); an all-ones mask
+// is the seed bug; `attention_mask = input_ids != pad_token_id` (TRL's RL helpers, §7) hides every
+// real EOS when pad == eos. And the mask never decides what is scored (§0.4).
+// Fixture: pad == eos == 2, rows [5,6,2] and [7,2] — each ends in a real EOS, row 1 gets one pad.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "attention_mask.hpp"
+#include "collate.hpp"
+
+using namespace masklab;
+
+namespace {
+
+Feature ids(std::vector<int> input_ids) {
+  Feature f;
+  f.input_ids = std::move(input_ids);
+  return f;
+}
+
+std::string show(const std::vector<int>& flat, int B, int T) {
+  std::string s = "[";
+  for (int b = 0; b < B; ++b) {
+    s += b ? ",[" : "[";
+    for (int t = 0; t < T; ++t) s += (t ? "," : "") + std::to_string(flat[static_cast<size_t>(b) * T + t]);
+    s += "]";
+  }
+  return s + "]";
+}
+
+Batch pad_is_eos_batch(AttentionMaskPolicy policy) {
+  CollateOptions o;
+  o.pad_token_id = 2;
+  o.eos_token_id = 2;
+  o.attention_mask_policy = policy;
+  return collate({ids({5, 6, 2}), ids({7, 2})}, o);
+}
+
+}  // namespace
+
+TEST_SUITE("attention_mask") {
+
+TEST_CASE("attention_mask_value: a real EOS equal to the pad id under each policy") {
+  // The header's example: pad == eos == 2, a real EOS (is_pad false, id 2).
+  CHECK(attention_mask_value(AttentionMaskPolicy::FromLengths, false, 2, 2) == 1);
+  CHECK(attention_mask_value(AttentionMaskPolicy::AllOnes, false, 2, 2) == 1);
+  CHECK(attention_mask_value(AttentionMaskPolicy::InputIdsNePad, false, 2, 2) == 0);
+  // A pad position: 0 unless the mask is all ones.
+  CHECK(attention_mask_value(AttentionMaskPolicy::FromLengths, true, 2, 2) == 0);
+  CHECK(attention_mask_value(AttentionMaskPolicy::AllOnes, true, 2, 2) == 1);
+  CHECK(attention_mask_value(AttentionMaskPolicy::InputIdsNePad, true, 2, 2) == 0);
+}
+
+TEST_CASE("from_lengths: 1 on every real token (a real EOS too), 0 on pads") {
+  Batch b = pad_is_eos_batch(AttentionMaskPolicy::FromLengths);
+  CHECK(show(b.input_ids, 2, 3) == "[[5,6,2],[7,2,2]]");
+  CHECK(show(b.attention_mask, 2, 3) == "[[1,1,1],[1,1,0]]");
+  CHECK(b.has_attention_mask);
+}
+
+TEST_CASE("all_ones: pads are visible to attention") {
+  Batch b = pad_is_eos_batch(AttentionMaskPolicy::AllOnes);
+  CHECK(show(b.attention_mask, 2, 3) == "[[1,1,1],[1,1,1]]");
+}
+
+TEST_CASE("input_ids != pad zeroes every real EOS when pad == eos (TRL get_reward, unsloth #427)") {
+  // Row 0 [5,6,2]: the real EOS at t=2 is hidden. Row 1 [7,2,pad]: the real EOS at t=1 and the pad.
+  Batch b = pad_is_eos_batch(AttentionMaskPolicy::InputIdsNePad);
+  CHECK(show(b.attention_mask, 2, 3) == "[[1,1,0],[1,0,0]]");
+}
+
+TEST_CASE("input_ids != pad equals from_lengths when no real token uses the pad id") {
+  // pad 0, eos 2: nothing real is 0, so both policies give [[1,1,1],[1,1,0]].
+  CollateOptions o;
+  o.pad_token_id = 0;
+  o.eos_token_id = 2;
+  o.attention_mask_policy = AttentionMaskPolicy::InputIdsNePad;
+  Batch b = collate({ids({5, 6, 2}), ids({7, 2})}, o);
+  CHECK(show(b.attention_mask, 2, 3) == "[[1,1,1],[1,1,0]]");
+}
+
+TEST_CASE("left padding: from_lengths zeros sit on the left with the pads") {
+  CollateOptions o;
+  o.pad_token_id = 2;
+  o.padding_side = Side::Left;
+  Batch b = collate({ids({5, 6, 2}), ids({7, 2})}, o);
+  CHECK(show(b.input_ids, 2, 3) == "[[5,6,2],[2,7,2]]");
+  CHECK(show(b.attention_mask, 2, 3) == "[[1,1,1],[0,1,1]]");
+}
+
+TEST_CASE("the attention mask policy never changes the labels") {
+  // §0.4: the mask decides what is read, -100 decides what is scored. Under mask_padding the
+  // labels are [[5,6,2],[7,2,-100]] whatever the mask.
+  for (auto policy : {AttentionMaskPolicy::FromLengths, AttentionMaskPolicy::AllOnes,
+                      AttentionMaskPolicy::InputIdsNePad}) {
+    CAPTURE(static_cast<int>(policy));
+    Batch b = pad_is_eos_batch(policy);
+    CHECK(show(b.labels, 2, 3) == "[[5,6,2],[7,2,-100]]");
+  }
+}
+
+}  // TEST_SUITE
