@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Prints size and speed figures for the core: wasm/JS sizes, native vs wasm ms per iteration.
+# Figures only, no pass/fail. Builds first (incremental, so usually instant); the build's output
+# is shown only if it fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+if ! { bash scripts/setup.sh && bash scripts/build.sh; } >"$log" 2>&1; then
+  cat "$log" >&2
+  echo "bench: build failed" >&2
+  exit 1
+fi
+node scripts/bench/bench.mjs "$@"

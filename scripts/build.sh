@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Builds both trees of the C++ core:
+#   build/native (g++, Release): masklab CLI, masklab_tests, masklab_bench
+#   build/wasm   (em++, Release): web/generated/masklab_core.mjs + masklab_core.wasm
+# Incremental: re-running only rebuilds what changed. Does not install anything (see setup.sh).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+EMSCRIPTEN_TOOLCHAIN=/usr/share/emscripten/cmake/Modules/Platform/Emscripten.cmake
+
+echo "build: native -> build/native"
+cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build/native -j2
+
+echo "build: wasm -> web/generated/masklab_core.{mjs,wasm}"
+cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release -DCMAKE_TOOLCHAIN_FILE="$EMSCRIPTEN_TOOLCHAIN" >/dev/null
+cmake --build build/wasm -j2

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Prepares a machine to build and test masklab. Idempotent: a second run changes nothing.
+#
+# Installs, only when missing, the Debian 12 packages the build needs (emscripten, cmake, g++,
+# doctest-dev, chromium), then the npm packages when node_modules is missing or older than
+# package-lock.json. Node.js itself (>= 20.19, for Vite 8) is expected to be installed already:
+# Debian 12's own nodejs is too old, so this script stops with a message instead of guessing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+say() { printf 'setup: %s\n' "$*"; }
+
+missing=()
+command -v em++ >/dev/null 2>&1 || missing+=(emscripten)
+command -v cmake >/dev/null 2>&1 || missing+=(cmake)
+command -v g++ >/dev/null 2>&1 || missing+=(g++)
+[ -f /usr/include/doctest/doctest.h ] || missing+=(doctest-dev)
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" -eq 0 ]; then
+    sudo=()
+  elif command -v sudo >/dev/null 2>&1; then
+    sudo=(sudo)
+  else
+    say "missing ${missing[*]} and not root with no sudo: install them as root, then re-run" >&2
+    exit 1
+  fi
+  say "installing ${missing[*]} (apt-get)"
+  "${sudo[@]}" apt-get update -qq
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  say "system packages present (em++, cmake, g++, doctest, chromium)"
+fi
+
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  say "node and npm are required (Node.js >= 20.19); install them, then re-run" >&2
+  exit 1
+fi
+if ! node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)'; then
+  say "Node.js $(node --version) is too old: Vite 8 needs >= 20.19" >&2
+  exit 1
+fi
+
+# npm writes node_modules/.package-lock.json on every install; older than the lockfile = stale.
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  say "installing npm packages (npm ci)"
+  npm ci --no-audit --no-fund --loglevel=error
+else
+  say "npm packages up to date"
+fi

@@ -1,0 +1,147 @@
+// Shared helpers for the headless-Chromium suites in tests/browser/ (not a test file itself).
+//
+// - startSite(): serves the built site (dist/, from `vite build`) from a tiny static server on a
+//   free port, mounted under a sub-path (/masklab/) to prove the build works away from the
+//   domain root. .wasm is served as application/wasm so streaming compilation is used.
+// - launchBrowser(): Debian's Chromium through playwright-core, fresh temp profile, no downloads.
+//   open(url) returns the page plus `problems`: console errors, uncaught page errors, failed
+//   requests and HTTP errors, so a test can assert that a page logged nothing bad.
+// Always close() what you start (use `after`).
+
+import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const DIST = join(REPO_ROOT, 'dist');
+export const MOUNT = '/masklab/';
+
+const CHROMIUM_PATH = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+const CONTENT_TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/** Serves dist/ under MOUNT on 127.0.0.1:<free port>. Returns { url, close }. */
+export async function startSite() {
+  if (!existsSync(join(DIST, 'index.html'))) throw new Error(`${DIST}/index.html is missing — run \`npx vite build\` first`);
+
+  const server = createServer((request, response) => {
+    const { pathname } = new URL(request.url, 'http://localhost');
+    if (pathname === MOUNT.slice(0, -1)) {
+      response.writeHead(301, { location: MOUNT }).end();
+      return;
+    }
+    if (!pathname.startsWith(MOUNT) || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    let path;
+    try {
+      path = normalize(join(DIST, decodeURIComponent(pathname.slice(MOUNT.length))));
+    } catch {
+      response.writeHead(400).end();
+      return;
+    }
+    if (path !== DIST && !path.startsWith(DIST + sep)) {
+      response.writeHead(403).end();
+      return;
+    }
+    if (existsSync(path) && statSync(path).isDirectory()) path = join(path, 'index.html');
+    if (!existsSync(path) || !statSync(path).isFile()) {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    response.writeHead(200, {
+      'content-type': CONTENT_TYPES[extname(path)] ?? 'application/octet-stream',
+      'cache-control': 'no-store',
+    });
+    if (request.method === 'HEAD') response.end();
+    else createReadStream(path).pipe(response);
+  });
+
+  await new Promise((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolveListen);
+  });
+  const { port } = server.address();
+  return {
+    url: `http://127.0.0.1:${port}${MOUNT}`,
+    close: () =>
+      new Promise((resolveClose) => {
+        server.closeAllConnections();
+        server.close(() => resolveClose());
+      }),
+  };
+}
+
+/** Launches Chromium with a fresh profile. Returns { open(url), close }. */
+export async function launchBrowser() {
+  const profile = mkdtempSync(join(tmpdir(), 'masklab-chromium-'));
+  let context;
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1100, height: 800 },
+    });
+  } catch (error) {
+    rmSync(profile, { recursive: true, force: true });
+    throw error;
+  }
+
+  return {
+    context,
+    /**
+     * Opens url in a new tab; `problems` collects everything the page should never log.
+     * `prepare(page)` runs before navigation (e.g. to install page.route() interceptions).
+     */
+    async open(url, { prepare } = {}) {
+      const page = await context.newPage();
+      if (prepare) await prepare(page);
+      const problems = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+      });
+      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+      page.on('requestfailed', (request) =>
+        problems.push(`request failed: ${request.url()} (${request.failure()?.errorText})`),
+      );
+      page.on('response', (response) => {
+        if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
+      });
+      await page.goto(url, { waitUntil: 'load' });
+      return { page, problems };
+    },
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,68 @@
+// Shared helpers for the node:test suites in tests/node/ (not a test file itself).
+//
+// - loadWasmCore(): the site's JS API (web/core/masklab.js) over the built wasm module, fed the
+//   .wasm bytes from disk — the module is built for the web, so node cannot fetch it itself.
+// - runWasmRaw(command, json): the module's raw `run` string answer, for byte-exact comparisons.
+// - runCli(command, request): runs the native CLI build/native/masklab on a request.
+// Both artefacts must be built first (scripts/build.sh); a clear error says so if they are not.
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const WASM_PATH = join(REPO_ROOT, 'web', 'generated', 'masklab_core.wasm');
+export const MODULE_PATH = join(REPO_ROOT, 'web', 'generated', 'masklab_core.mjs');
+export const CLI_PATH = join(REPO_ROOT, 'build', 'native', 'masklab');
+
+function requireBuilt(path) {
+  if (!existsSync(path)) throw new Error(`${path} is missing — run scripts/build.sh first`);
+}
+
+let wasmBinary = null;
+function wasmBytes() {
+  requireBuilt(WASM_PATH);
+  wasmBinary ??= readFileSync(WASM_PATH);
+  return wasmBinary;
+}
+
+/** The frozen JS API ({ collate, loss, accumulate, attention, inspect }) on the node side. */
+export async function loadWasmCore() {
+  requireBuilt(MODULE_PATH);
+  const { loadCore } = await import('../../web/core/masklab.js');
+  return loadCore({ wasmBinary: wasmBytes() });
+}
+
+let rawModulePromise = null;
+/** The Emscripten module itself: { run(command, json) -> string, benchRun(...) -> ms }. */
+export function loadRawModule() {
+  requireBuilt(MODULE_PATH);
+  rawModulePromise ??= import('../../web/generated/masklab_core.mjs').then(({ default: create }) =>
+    create({ wasmBinary: wasmBytes() }),
+  );
+  return rawModulePromise;
+}
+
+/** The wasm module's answer as the exact JSON string it produced. */
+export async function runWasmRaw(command, json) {
+  return (await loadRawModule()).run(command, json);
+}
+
+/**
+ * Runs `build/native/masklab <command> [args]`. `input` is the request: an object (JSON-encoded
+ * here), a string (sent as is, for malformed JSON) or null (nothing on stdin).
+ * Returns { status, signal, stdout, stderr }.
+ */
+export function runCli(command, input, args = []) {
+  requireBuilt(CLI_PATH);
+  const argv = command === null ? args : [command, ...args];
+  const stdin = input === null || input === undefined ? '' : typeof input === 'string' ? input : JSON.stringify(input);
+  const result = spawnSync(CLI_PATH, argv, {
+    input: stdin,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  if (result.error) throw result.error;
+  return { status: result.status, signal: result.signal, stdout: result.stdout, stderr: result.stderr };
+}

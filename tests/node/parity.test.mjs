@@ -1,0 +1,211 @@
+// Native CLI and WebAssembly module give the same answers.
+//
+// Both front ends call masklab::run_command on the same bytes, so every answer must be the same:
+// same keys, same integers, same strings, same error field and message. One allowance: exp/log
+// come from glibc natively and from musl in wasm, and the two may round the last bit differently,
+// so a non-integer may differ by a few ulp (relative 1e-12, float64). Byte-identical output is
+// checked first and reported when it does not hold. The requests cover every command, several
+// padding/label/packing policies and several kinds of bad input. This suite checks agreement, not
+// correctness: the C++ tests (tests/cpp) pin the values.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { loadWasmCore, runCli, runWasmRaw } from './helpers.mjs';
+
+// logits [B=1][T=3][V=4] and labels [1][3]: small enough to read, fractions to exercise formatting.
+const LOGITS_1x3x4 = [[[0.5, -1, 2, 0.25], [1, 1, 1, 1], [3, -0.5, 0, 1.125]]];
+
+const CASES = [
+  {
+    name: 'collate, defaults (longest, right, from_lengths, mask_padding)',
+    command: 'collate',
+    request: { features: [{ input_ids: [5, 6, 7] }, { input_ids: [8] }], pad_token_id: 0 },
+  },
+  {
+    name: 'collate, left padding to a multiple of 4, positions from the mask',
+    command: 'collate',
+    request: {
+      features: [{ input_ids: [1, 9, 3, 2] }, { input_ids: [1, 4, 2] }],
+      pad_token_id: 2,
+      eos_token_id: 2,
+      padding_side: 'left',
+      pad_to_multiple_of: 4,
+      position_ids: 'from_mask',
+    },
+  },
+  {
+    name: 'collate, pad = eos with masks derived from token values (the EOS bug)',
+    command: 'collate',
+    request: {
+      features: [{ input_ids: [1, 9, 3, 2] }, { input_ids: [1, 2] }],
+      pad_token_id: 2,
+      eos_token_id: 2,
+      attention_mask_policy: 'input_ids_ne_pad',
+      label_policy: 'mask_pad_id',
+    },
+  },
+  {
+    name: 'collate, max_length with left truncation and a vocabulary check',
+    command: 'collate',
+    request: {
+      features: [{ input_ids: [1, 2, 3, 4, 5, 6] }, { input_ids: [7, 8] }],
+      pad_token_id: 0,
+      vocab_size: 10,
+      padding: 'max_length',
+      max_length: 4,
+      truncation: true,
+      truncation_side: 'left',
+    },
+  },
+  {
+    name: 'collate, completion_mask with given labels',
+    command: 'collate',
+    request: {
+      features: [
+        { input_ids: [11, 12, 13, 14], completion_mask: [0, 0, 1, 1] },
+        { input_ids: [21, 22, 23], labels: [-100, 22, 23] },
+      ],
+      pad_token_id: 0,
+    },
+  },
+  {
+    name: 'collate, padding-free flattening (no attention_mask)',
+    command: 'collate',
+    request: { features: [{ input_ids: [4, 5, 6] }, { input_ids: [7, 8] }], pad_token_id: 0, packing: 'flatten' },
+  },
+  {
+    name: 'collate, unsafe concatenation packing',
+    command: 'collate',
+    request: { features: [{ input_ids: [4, 5, 6] }, { input_ids: [7, 8] }], pad_token_id: 0, packing: 'concat_unsafe' },
+  },
+  {
+    name: 'loss, mean with shift',
+    command: 'loss',
+    request: { logits: LOGITS_1x3x4, labels: [[2, 0, 3]], shift: true, ignore_index: -100, reduction: 'mean' },
+  },
+  {
+    name: 'loss, sum with gradient, no shift',
+    command: 'loss',
+    request: { logits: LOGITS_1x3x4, labels: [[2, -100, 3]], shift: false, reduction: 'sum', gradient: true },
+  },
+  {
+    name: 'loss, per-token (reduction none)',
+    command: 'loss',
+    request: { logits: LOGITS_1x3x4, labels: [[2, 0, 3]], reduction: 'none' },
+  },
+  {
+    name: 'loss, per-example mean with a row that has no targets',
+    command: 'loss',
+    request: {
+      logits: [LOGITS_1x3x4[0], LOGITS_1x3x4[0]],
+      labels: [[2, 0, 3], [2, -100, -100]],
+      reduction: 'per_example_mean',
+    },
+  },
+  {
+    name: 'loss, sum over num_items_in_batch',
+    command: 'loss',
+    request: { logits: LOGITS_1x3x4, labels: [[2, 0, 3]], reduction: 'sum_over_num_items', num_items_in_batch: 5 },
+  },
+  {
+    name: 'loss, mean over zero targets',
+    command: 'loss',
+    request: { logits: LOGITS_1x3x4, labels: [[2, -100, -100]], reduction: 'mean' },
+  },
+  {
+    name: 'accumulate, two micro-batches of different sizes',
+    command: 'accumulate',
+    request: {
+      micro_batches: [
+        { logits: LOGITS_1x3x4, labels: [[2, 0, 3]] },
+        { logits: LOGITS_1x3x4, labels: [[2, 1, -100]] },
+      ],
+      shift: true,
+      ignore_index: -100,
+    },
+  },
+  {
+    name: 'attention, causal with a left-padded row (a fully masked query)',
+    command: 'attention',
+    request: {
+      q: [[[1, 0], [0, 1], [1, 1]]],
+      k: [[[1, 0], [0.5, 0.5], [0, 1]]],
+      v: [[[1, 2], [3, 4], [5, 6]]],
+      attention_mask: [[0, 1, 1]],
+      causal: true,
+    },
+  },
+  {
+    name: 'inspect, a padded batch',
+    command: 'inspect',
+    request: { features: [{ input_ids: [1, 5, 6, 2] }, { input_ids: [1, 7, 2] }], pad_token_id: 0, eos_token_id: 2 },
+  },
+  // Bad input: the same field and message from both, and the CLI exits 2.
+  {
+    name: 'error: id outside the vocabulary',
+    command: 'collate',
+    request: { features: [{ input_ids: [1, 2] }, { input_ids: [1, 2, 3, 12] }], pad_token_id: 0, vocab_size: 10 },
+    error: 'features[1].input_ids[3]',
+  },
+  {
+    name: 'error: labels row longer than the logits',
+    command: 'loss',
+    request: { logits: LOGITS_1x3x4, labels: [[2, 0, 3, 1]] },
+    error: 'labels',
+  },
+  {
+    name: 'error: malformed JSON',
+    command: 'attention',
+    request: '{"q": [[[1, 0]]], "k": ',
+    error: '',
+  },
+];
+
+// Same shape and values; non-integers within a relative 1e-12 (libm rounding, see above).
+function assertSameAnswer(native, wasm, path = 'answer') {
+  if (typeof native === 'number' && typeof wasm === 'number' && !(Number.isInteger(native) && Number.isInteger(wasm))) {
+    const scale = Math.max(Math.abs(native), Math.abs(wasm), Number.MIN_VALUE);
+    assert.ok(Math.abs(native - wasm) / scale <= 1e-12, `${path}: native ${native} vs wasm ${wasm}`);
+  } else if (Array.isArray(native) || (native !== null && typeof native === 'object')) {
+    assert.equal(typeof wasm, 'object', `${path}: native is an object/array, wasm is ${wasm}`);
+    assert.equal(Array.isArray(wasm), Array.isArray(native), `${path}: array vs object`);
+    assert.deepEqual(Object.keys(wasm), Object.keys(native), `${path}: keys differ`);
+    for (const key of Object.keys(native)) assertSameAnswer(native[key], wasm[key], `${path}.${key}`);
+  } else {
+    assert.equal(wasm, native, path);
+  }
+}
+
+const core = await loadWasmCore();
+
+for (const { name, command, request, error } of CASES) {
+  test(`${command}: ${name}`, async (t) => {
+    const json = typeof request === 'string' ? request : JSON.stringify(request);
+    const wasm = await runWasmRaw(command, json);
+    const cli = runCli(command, json);
+    assert.equal(cli.signal, null, 'the CLI must not die from a signal');
+
+    const answer = JSON.parse(wasm);
+
+    if (error === undefined) {
+      assert.equal(answer.error, undefined, `expected an answer, got ${wasm}`);
+      assert.equal(cli.status, 0, cli.stderr);
+      assert.equal(cli.stderr, '');
+      assert.ok(cli.stdout.endsWith('\n'), 'CLI stdout ends with a newline');
+      if (cli.stdout !== `${wasm}\n`) {
+        t.diagnostic(`${name}: native and wasm differ in the last digits`);
+        assertSameAnswer(JSON.parse(cli.stdout), answer);
+      }
+      assert.deepEqual(core[command](request), answer, 'loadCore() must return the parsed answer');
+    } else {
+      assert.ok(answer.error, `expected an error answer, got ${wasm}`);
+      if (error) assert.ok(answer.error.field.startsWith(error), `field ${answer.error.field} should start with ${error}`);
+      assert.ok(answer.error.message.length > 0);
+      if (typeof request !== 'string') assert.deepEqual(core[command](request), answer, 'loadCore() returns errors as data');
+      assert.equal(cli.status, 2);
+      assert.equal(cli.stdout, '');
+      assert.equal(cli.stderr, `masklab: ${answer.error.field || 'request'}: ${answer.error.message}\n`);
+    }
+  });
+}
