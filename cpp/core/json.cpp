@@ -132,8 +132,11 @@ class Parser {
     skip_space();
     if (pos_ >= text_.size()) fail("unexpected end of input; expected a value");
     char c = text_[pos_];
-    if (c == '{') return parse_object(depth);
+    // Numbers first: a request is mostly numbers.
+    if ((c >= '0' && c <= '9') || (c == '-' && !(pos_ + 1 < text_.size() && text_[pos_ + 1] == 'I')))
+      return parse_number();
     if (c == '[') return parse_array(depth);
+    if (c == '{') return parse_object(depth);
     if (c == '"') return Json::string(parse_string());
     if (consume_word("true")) return Json::boolean(true);
     if (consume_word("false")) return Json::boolean(false);
@@ -141,27 +144,57 @@ class Parser {
     if (consume_word("NaN")) return Json::number(std::nan(""));
     if (consume_word("Infinity")) return Json::number(HUGE_VAL);
     if (consume_word("-Infinity")) return Json::number(-HUGE_VAL);
-    if (c == '-' || (c >= '0' && c <= '9')) return parse_number();
     fail(std::string("unexpected character '") + c + "'; expected a value");
   }
 
   Json parse_number() {
     size_t start = pos_;
-    if (text_[pos_] == '-') ++pos_;
-    auto digits = [&] {
+    const bool negative = text_[pos_] == '-';
+    if (negative) ++pos_;
+    // Clinger's fast path: with at most 15 significant digits and a power of ten up to 1e22
+    // both are exact doubles, so one multiplication or division rounds correctly. Logits from
+    // Python usually qualify; anything else goes to strtod.
+    std::uint64_t mantissa = 0;
+    int digits_seen = 0, exponent10 = 0;
+    bool exact = true;
+    auto digits = [&](bool fraction) {
       size_t s = pos_;
-      while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9') ++pos_;
+      while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9') {
+        if (mantissa != 0 || text_[pos_] != '0') ++digits_seen;
+        if (digits_seen <= 15) {
+          mantissa = mantissa * 10 + static_cast<std::uint64_t>(text_[pos_] - '0');
+          if (fraction) --exponent10;
+        } else {
+          exact = false;
+        }
+        ++pos_;
+      }
       return pos_ - s;
     };
-    if (digits() == 0) fail("malformed number");
+    if (digits(false) == 0) fail("malformed number");
     if (pos_ < text_.size() && text_[pos_] == '.') {
       ++pos_;
-      if (digits() == 0) fail("malformed number: digits expected after '.'");
+      if (digits(true) == 0) fail("malformed number: digits expected after '.'");
     }
     if (pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E')) {
       ++pos_;
-      if (pos_ < text_.size() && (text_[pos_] == '+' || text_[pos_] == '-')) ++pos_;
-      if (digits() == 0) fail("malformed number: digits expected in the exponent");
+      bool negative_exp = false;
+      if (pos_ < text_.size() && (text_[pos_] == '+' || text_[pos_] == '-')) negative_exp = text_[pos_++] == '-';
+      size_t s = pos_;
+      int e = 0;
+      while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9') {
+        if (e < 100000) e = e * 10 + (text_[pos_] - '0');
+        ++pos_;
+      }
+      if (pos_ == s) fail("malformed number: digits expected in the exponent");
+      exponent10 += negative_exp ? -e : e;
+    }
+    static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    if (exact && exponent10 >= -22 && exponent10 <= 22) {
+      double x = static_cast<double>(mantissa);
+      x = exponent10 < 0 ? x / kPow10[-exponent10] : x * kPow10[exponent10];
+      return Json::number(negative ? -x : x);
     }
     std::string token(text_.substr(start, pos_ - start));
     return Json::number(std::strtod(token.c_str(), nullptr));

@@ -72,40 +72,66 @@ std::vector<int> read_int_list(const Json& v, const std::string& field) {
 }
 
 namespace {
+// Paths are built only when something is wrong: building "logits[3][17][5]" for each of a
+// quarter-million numbers used to cost more than reading them.
+std::string path_of(const std::string& field, const std::vector<int>& index, int depth) {
+  std::string p = field;
+  for (int d = 0; d < depth; ++d) p += "[" + std::to_string(index[d]) + "]";
+  return p;
+}
+
 // dims[d] is set by the first array met at depth d; first[d] remembers its path so a ragged row
 // is compared with the row that set the width.
 template <typename T, typename ReadLeaf>
-void read_tensor(const Json& v, const std::string& field, int depth, int rank, std::vector<int>& dims,
-                 std::vector<std::string>& first, std::vector<T>& out, ReadLeaf leaf) {
+void read_tensor(const Json& v, const std::string& field, std::vector<int>& index, int depth, int rank,
+                 std::vector<int>& dims, std::vector<std::string>& first, std::vector<T>& out, ReadLeaf leaf) {
   if (depth == rank) {
-    if (out.size() >= kMaxElements) throw InputError(field, "too many values (the limit is 16M)");
-    out.push_back(leaf(v, field));
+    if (out.size() >= kMaxElements) throw InputError(path_of(field, index, depth), "too many values (the limit is 16M)");
+    out.push_back(leaf(v, field, index, depth));
     return;
   }
   if (!v.is_array()) {
     std::string what = "an array";
     if (rank - depth > 1) what += " (" + std::to_string(rank - depth) + " levels of nesting left)";
-    expected(v, field, what);
+    expected(v, path_of(field, index, depth), what);
   }
   const int n = static_cast<int>(v.items().size());
   if (dims[depth] < 0) {
-    if (n == 0) throw InputError(field, "is empty");
+    if (n == 0) throw InputError(path_of(field, index, depth), "is empty");
     dims[depth] = n;
-    first[depth] = field;
+    first[depth] = path_of(field, index, depth);
   } else if (n != dims[depth]) {
     // "labels[2] has 5 entries but labels[0] has 6"
-    throw InputError(field, "has " + std::to_string(n) + (n == 1 ? " entry" : " entries") + " but " + first[depth] +
-                                " has " + std::to_string(dims[depth]) + "; rows must be equal (ragged input)");
+    throw InputError(path_of(field, index, depth), "has " + std::to_string(n) + (n == 1 ? " entry" : " entries") +
+                                                       " but " + first[depth] + " has " + std::to_string(dims[depth]) +
+                                                       "; rows must be equal (ragged input)");
   }
-  for (int i = 0; i < n; ++i) read_tensor(v.items()[i], at(field, i), depth + 1, rank, dims, first, out, leaf);
+  for (int i = 0; i < n; ++i) {
+    index[depth] = i;
+    read_tensor(v.items()[i], field, index, depth + 1, rank, dims, first, out, leaf);
+  }
+}
+
+int int_leaf(const Json& v, const std::string& field, const std::vector<int>& index, int depth) {
+  if (v.is_number()) {
+    const double x = v.as_number();
+    if (x == std::floor(x) && x >= -2147483648.0 && x <= 2147483647.0) return static_cast<int>(x);
+  }
+  return read_int(v, path_of(field, index, depth));  // not a small integer: let it explain
+}
+
+double number_leaf(const Json& v, const std::string& field, const std::vector<int>& index, int depth) {
+  if (v.is_number()) return v.as_number();
+  return read_number(v, path_of(field, index, depth));
 }
 }  // namespace
 
 std::vector<int> read_int_tensor(const Json& v, const std::string& field, int rank, std::vector<int>& dims) {
   dims.assign(rank, -1);
   std::vector<std::string> first(rank);
+  std::vector<int> index(rank, 0);
   std::vector<int> out;
-  read_tensor(v, field, 0, rank, dims, first, out, read_int);
+  read_tensor(v, field, index, 0, rank, dims, first, out, int_leaf);
   return out;
 }
 
@@ -113,8 +139,9 @@ std::vector<double> read_number_tensor(const Json& v, const std::string& field, 
                                        std::vector<int>& dims) {
   dims.assign(rank, -1);
   std::vector<std::string> first(rank);
+  std::vector<int> index(rank, 0);
   std::vector<double> out;
-  read_tensor(v, field, 0, rank, dims, first, out, read_number);
+  read_tensor(v, field, index, 0, rank, dims, first, out, number_leaf);
   return out;
 }
 

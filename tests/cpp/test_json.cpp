@@ -160,3 +160,15 @@ TEST_CASE("format_number reads back exactly across magnitudes") {
 }
 
 }  // TEST_SUITE
+
+TEST_CASE("numbers parse to the same double as strtod, on and off the fast path") {
+  // The parser multiplies or divides by an exact power of ten when the mantissa has at most 15
+  // digits and the exponent is within ±22 (Clinger's fast path); everything else uses strtod.
+  // Either way the answer must be the correctly rounded double, which is what strtod returns.
+  for (const char* text : {"0.1", "0.3", "-2.5e-3", "1e22", "1e23", "9007199254740993", "123456789012345678",
+                           "0.000000000000000000001", "4.9e-324", "1.7976931348623157e308", "-0.0", "10000.000001",
+                           "0.1000000000000000055511151231257827", "7.0e-10", "3.14159265358979"}) {
+    CAPTURE(text);
+    CHECK(parse_json(text).as_number() == std::strtod(text, nullptr));
+  }
+}
