@@ -7,7 +7,8 @@
 // Both artefacts must be built first (scripts/build.sh); a clear error says so if they are not.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -58,11 +59,22 @@ export function runCli(command, input, args = []) {
   requireBuilt(CLI_PATH);
   const argv = command === null ? args : [command, ...args];
   const stdin = input === null || input === undefined ? '' : typeof input === 'string' ? input : JSON.stringify(input);
-  const result = spawnSync(CLI_PATH, argv, {
-    input: stdin,
-    encoding: 'utf8',
-    maxBuffer: 256 * 1024 * 1024,
-  });
-  if (result.error) throw result.error;
-  return { status: result.status, signal: result.signal, stdout: result.stdout, stderr: result.stderr };
+  // stdin comes from a file, not a pipe: a CLI that exits without reading (an unknown command)
+  // would otherwise make node's write fail with EPIPE, flakily.
+  const dir = mkdtempSync(join(tmpdir(), 'masklab-cli-'));
+  const inputPath = join(dir, 'stdin');
+  writeFileSync(inputPath, stdin);
+  const fd = openSync(inputPath, 'r');
+  try {
+    const result = spawnSync(CLI_PATH, argv, {
+      stdio: [fd, 'pipe', 'pipe'],
+      encoding: 'utf8',
+      maxBuffer: 256 * 1024 * 1024,
+    });
+    if (result.error) throw result.error;
+    return { status: result.status, signal: result.signal, stdout: result.stdout, stderr: result.stderr };
+  } finally {
+    closeSync(fd);
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
