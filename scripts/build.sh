@@ -2,6 +2,7 @@
 # Builds both trees of the C++ core:
 #   build/native (g++, Release): masklab CLI, masklab_tests, masklab_bench
 #   build/wasm   (em++, Release): web/generated/masklab_core.mjs + masklab_core.wasm
+#   content      (node):          web/generated/content/ from content/exercises/*.yaml
 # Incremental: re-running only rebuilds what changed. Does not install anything (see setup.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,3 +16,8 @@ cmake --build build/native -j2
 echo "build: wasm -> web/generated/masklab_core.{mjs,wasm}"
 cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release -DCMAKE_TOOLCHAIN_FILE="$EMSCRIPTEN_TOOLCHAIN" >/dev/null
 cmake --build build/wasm -j2
+
+# Content last: the compiler checks every exercise's claims against the wasm core just built,
+# so a content file and the core cannot disagree without the build saying where.
+echo "build: content -> web/generated/content/"
+node scripts/content/build-content.mjs

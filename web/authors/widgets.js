@@ -1,0 +1,69 @@
+// widgets.js — what a course author can embed: each page, its URL parameters and the panels
+// `hide=` can switch off (the data-panel names on that page). One table, used by the embed
+// builder and the parameter reference on authors.html. Not here: building or copying codes.
+
+export const WIDGETS = [
+  {
+    id: 'exercise',
+    page: 'exercise.html',
+    label: 'Find-the-bug exercise',
+    height: 900,
+    panels: [
+      ['passage', 'the passage, buttons and result'],
+      ['explanation', 'TL;DR, analogy, key concepts, fix, detailed answer'],
+      ['break', '“See it break”: the grid comparison and checked claims'],
+      ['followups', 'follow-up questions'],
+      ['cheatsheet', 'cheat sheet, memory aid, “don’t say this”'],
+      ['references', 'references'],
+    ],
+  },
+  {
+    id: 'grid',
+    page: 'grid.html',
+    label: 'Token grid',
+    height: 1100,
+    panels: [
+      ['intro', 'the introduction'],
+      ['controls', 'the examples and collator options'],
+      ['grid', 'the token grid'],
+      ['summary', 'what the trainer would report'],
+      ['attention', 'the attention of one row'],
+    ],
+  },
+  {
+    id: 'dilution',
+    page: 'dilution.html',
+    label: 'Loss dilution',
+    height: 1100,
+    panels: [
+      ['intro', 'the introduction'],
+      ['controls', 'the controls'],
+      ['plot', 'the plot'],
+      ['derivation', 'the worked formula'],
+      ['batch', 'the batch'],
+    ],
+  },
+  {
+    id: 'lab',
+    page: 'lab.html',
+    label: 'Normalization lab',
+    height: 1100,
+    panels: [
+      ['intro', 'the introduction'],
+      ['function', 'the function panel'],
+      ['means', 'token mean vs mean of means'],
+      ['accumulation', 'gradient accumulation'],
+    ],
+  },
+  {
+    id: 'practice',
+    page: 'practice.html',
+    label: 'Interview practice',
+    height: 1000,
+    panels: [],
+  },
+];
+
+export function widgetById(id) {
+  return WIDGETS.find((w) => w.id === id) ?? WIDGETS[0];
+}

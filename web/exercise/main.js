@@ -1,0 +1,401 @@
+// exercise/main.js — the find-the-bug page (exercise.html?ex=<id>): mark, Check, Retry, Show
+// solution, then the explanation, "See it break" and follow-ups.
+//
+// Order of events: the exercise JSON (a small lazy chunk) renders the passage at once; the wasm
+// core loads in parallel and only the "See it break" panel and the live numbers wait for it.
+// State (exercise, marks, checked, solution, revealed answers) lives in the URL, so a reload or a
+// shared link shows the same screen; attempts go to localStorage (store.js); in an iframe, Check
+// posts `answered` to the host (embed.js). Not here: scoring rules (scoring.js), the listbox
+// (passage-view.js), the explanation's layout (explanation.js).
+
+import { loadCore } from '../core/masklab.js';
+import { h, liveRegion, replaceChildren } from '../shared/dom.js';
+import { embedCode, postToHost } from '../shared/embed.js';
+import { applyHiddenPanels, hiddenPanels, initPage } from '../shared/page.js';
+import { loadProgress, recordAttempt } from '../shared/store.js';
+import { exerciseIndex, loadExercise } from './catalog.js';
+import { createCopyControl } from './copy-text.js';
+import { EXERCISE_STATE } from './exercise-state.js';
+import { renderExplanation } from './explanation.js';
+import { fillLiveNumbers, markLiveNumbersUnavailable } from './live-numbers.js';
+import { createPassageView } from './passage-view.js';
+import { scoreMarks, solutionUnits } from './scoring.js';
+import { createSeeItBreak } from './see-it-break.js';
+import './math.js';
+import './exercise.css';
+
+// Every user-visible string of the page, in one place.
+const TEXT = {
+  loading: 'Loading the exercise…',
+  failTitle: 'Find the bug',
+  noContent: 'No exercises are available: the content has not been compiled (run node scripts/content/build-content.mjs).',
+  unknown: (id) => `There is no exercise called “${id}”.`,
+  seeAll: 'See all exercises',
+  urlProblems: 'Some of the link’s settings could not be used:',
+  badUnits: (n) => `URL parameter marked named ${n} word${n === 1 ? '' : 's'} outside this passage; they were dropped.`,
+  loadFailed: (message) => `The exercise could not be loaded: ${message}`,
+  pageTitle: (title) => `${title} — find the bug — masklab`,
+  level: { beginner: 'Beginner', intermediate: 'Intermediate', advanced: 'Advanced' },
+  kind: { code: 'code', prose: 'text' },
+  toFind: (n) => `${n} part${n === 1 ? '' : 's'} to find`,
+  tagsLabel: 'Topics',
+  check: 'Check',
+  retry: 'Retry',
+  solution: 'Show solution',
+  markedCount: (n) => (n === 0 ? 'Nothing marked yet.' : `${n} word${n === 1 ? '' : 's'} marked.`),
+  resultTitle: 'Your result',
+  solutionTitle: 'Solution',
+  score: (score, max) => `Score: ${score} / ${max}`,
+  breakdown: (found, max, wrong) =>
+    `You found ${found} of ${max} and marked ${wrong} word${wrong === 1 ? '' : 's'} that ${wrong === 1 ? 'is' : 'are'} not part of a bug. Score = found − wrong, never below 0.`,
+  feedback(score, max) {
+    if (score === max) return 'All of them — well spotted. Read the explanation below to check your reasons.';
+    if (score === 0) return 'Not yet. Read why each part below is a bug, then try again or read on.';
+    return 'Part of the way there. The list below shows what you found and what you missed.';
+  },
+  announceScore: (score, max) => `Checked. Score ${score} out of ${max}.`,
+  announceSolution: (n) => `Solution shown: ${n} part${n === 1 ? '' : 's'} marked. Marking is switched off.`,
+  announceRetry: 'Marks cleared. Try again.',
+  progress: (rec) => `Attempts: ${rec.attempts} · best score ${rec.best} / ${rec.max}${rec.solved ? ' · solved ✓' : ''}`,
+  bugsTitle: 'The parts with a bug',
+  found: 'Found',
+  missed: 'Missed',
+  bug: 'Bug',
+  nearMissTitle: 'You marked something that is not a bug',
+  nearMissIntro: (text) => `You marked “${text}”: not a bug.`,
+  otherWrong: (words) => `Also marked but not part of a bug: ${words}.`,
+  legendTitle: 'How the passage shows results',
+  legend: [
+    ['correct', '✓', 'solid border: marked and part of a bug'],
+    ['wrong', '✗', 'dashed border: marked but not a bug'],
+    ['missed', '○', 'dotted border: part of a bug you did not mark'],
+    ['solution', '●', 'double border: part of a bug (solution)'],
+  ],
+  next: (title) => `Next exercise: ${title}`,
+  allExercises: 'All exercises',
+  embedTitle: 'Use this exercise elsewhere',
+  embedIntro: 'Paste this into a course page, a blog or an LMS to embed the exercise. The host page can listen for the score (see the course authors page).',
+  copyEmbed: 'Copy embed code',
+  embedArea: 'Embed code',
+  forAuthors: 'Embedding guide for course authors',
+  embedFrameTitle: (title) => `masklab exercise: ${title}`,
+};
+
+const { embedded } = initPage({ widget: 'exercise' });
+const corePromise = loadCore();
+corePromise.catch(() => {}); // reported by the "See it break" panel; never an unhandled rejection
+
+const announcer = liveRegion();
+document.body.append(announcer);
+const announce = (message) => {
+  // Clearing first makes a repeated message (two Checks with the same score) announce again.
+  announcer.textContent = '';
+  requestAnimationFrame(() => {
+    announcer.textContent = message;
+  });
+};
+
+const status = document.getElementById('exercise-status');
+const article = document.getElementById('exercise');
+const afterCheck = document.getElementById('after-check');
+const panels = {
+  passage: document.getElementById('passage-panel'),
+  explanation: document.getElementById('explanation-panel'),
+  breakPanel: document.getElementById('break-panel'),
+  followups: document.getElementById('followups-panel'),
+  cheatsheet: document.getElementById('cheatsheet-panel'),
+  references: document.getElementById('references-panel'),
+};
+
+// A page-level failure: a heading, the message in an alert box, then any way out.
+function fail(message, ...after) {
+  status.removeAttribute('role');
+  status.classList.remove('status');
+  replaceChildren(status, h('h1', {}, TEXT.failTitle), h('p', { class: 'error-box', role: 'alert' }, message), ...after);
+  document.body.dataset.state = 'error';
+}
+
+function exerciseLinks(index) {
+  return h('ul', { class: 'exercise-links' }, index.map((e) => h('li', {}, h('a', { href: `./exercise.html?ex=${encodeURIComponent(e.id)}` }, e.title))));
+}
+
+async function main() {
+  status.textContent = TEXT.loading;
+  const index = exerciseIndex();
+  const { state: initial, problems } = EXERCISE_STATE.read();
+  const notes = problems.map((p) => p.message);
+  if (index.length === 0) return fail(TEXT.noContent);
+
+  const id = initial.ex || index[0].id;
+  let exercise;
+  try {
+    exercise = await loadExercise(id);
+  } catch (error) {
+    return fail(TEXT.loadFailed(error.message));
+  }
+  if (!exercise) {
+    return fail(TEXT.unknown(id), h('p', {}, h('a', { href: './index.html#exercises' }, TEXT.seeAll)), exerciseLinks(index));
+  }
+  const unitCount = exercise.passage.units.length;
+  const badUnits = initial.marked.filter((m) => Number(m) >= unitCount).length;
+  if (badUnits) notes.push(TEXT.badUnits(badUnits));
+  const marked = [...new Set(initial.marked.map(Number).filter((m) => m < unitCount))].sort((a, b) => a - b);
+  renderPage(exercise, index, { ...initial, marked: marked.map(String) }, notes);
+}
+
+function renderPage(exercise, index, initialState, notes) {
+  let state = initialState;
+  const save = () => EXERCISE_STATE.write(state);
+  document.title = TEXT.pageTitle(exercise.title);
+
+  // Header: title, level, what to do.
+  replaceChildren(
+    document.getElementById('exercise-header'),
+    h('h1', { id: 'exercise-title' }, exercise.title),
+    h(
+      'p',
+      { class: 'exercise-meta' },
+      h('span', { class: 'chip level' }, TEXT.level[exercise.level]),
+      h('span', { class: 'chip' }, exercise.language ?? TEXT.kind[exercise.kind]),
+      h('span', { class: 'chip' }, TEXT.toFind(exercise.errors.length)),
+    ),
+    h('p', { class: 'tags' }, h('span', { class: 'visually-hidden' }, `${TEXT.tagsLabel}: `), exercise.tags.map((t) => h('span', { class: 'tag' }, t))),
+    h('p', { class: 'prompt', id: 'exercise-prompt' }, exercise.prompt),
+  );
+  const urlNote = document.getElementById('url-note');
+  if (notes.length) {
+    urlNote.hidden = false;
+    replaceChildren(urlNote, h('strong', {}, TEXT.urlProblems), h('ul', {}, notes.map((n) => h('li', {}, n))));
+  }
+
+  // The passage and its buttons.
+  const passageBox = document.getElementById('passage-box');
+  const markedLine = h('p', { class: 'marked-count', id: 'marked-count' });
+  const view = createPassageView(passageBox, exercise, {
+    onToggle(marked) {
+      state = { ...state, marked: [...marked].sort((a, b) => a - b).map(String) };
+      markedLine.textContent = TEXT.markedCount(marked.size);
+      save();
+    },
+  });
+  const checkButton = h('button', { type: 'button', id: 'check' }, TEXT.check);
+  const retryButton = h('button', { type: 'button', id: 'retry', class: 'secondary' }, TEXT.retry);
+  const solutionButton = h('button', { type: 'button', id: 'show-solution', class: 'secondary' }, TEXT.solution);
+  document.getElementById('passage-actions').append(checkButton, retryButton, solutionButton);
+  passageBox.after(markedLine);
+  const result = document.getElementById('result');
+
+  // After Check: the explanation and "See it break" (rendered once, shown when unlocked).
+  renderExplanation(
+    { explanation: panels.explanation, followups: panels.followups, cheatsheet: panels.cheatsheet, references: panels.references },
+    exercise,
+    {
+      revealed: new Set(state.revealed.map(Number)),
+      onReveal(i, open) {
+        const revealed = new Set(state.revealed.map(Number));
+        if (open) revealed.add(i);
+        else revealed.delete(i);
+        state = { ...state, revealed: [...revealed].sort((a, b) => a - b).map(String) };
+        save();
+      },
+    },
+  );
+  const seeItBreak = createSeeItBreak(panels.breakPanel, exercise);
+  seeItBreak.run(corePromise, {
+    onResponses: (context) => fillLiveNumbers(panels.explanation, context),
+    onFailure: (message) => markLiveNumbersUnavailable(panels.explanation, message),
+  });
+
+  function legend(keys) {
+    return h(
+      'div',
+      { class: 'result-legend' },
+      h('p', { class: 'legend-title' }, TEXT.legendTitle),
+      h(
+        'ul',
+        {},
+        TEXT.legend.filter(([key]) => keys.includes(key)).map(([key, glyph, text]) => h('li', {}, h('span', { class: 'unit sample', dataset: { result: key, glyph } }, glyph), ' ', text)),
+      ),
+    );
+  }
+
+  function bugList(found) {
+    return h(
+      'ol',
+      { class: 'bug-list' },
+      exercise.errors.map((error, i) => {
+        const verdict = found === null ? TEXT.bug : found[i] ? TEXT.found : TEXT.missed;
+        const kind = found === null ? 'solution' : found[i] ? 'found' : 'missed';
+        const reason = h('div', { class: 'reason prose-html' });
+        reason.innerHTML = error.reason_html; // compiled from our own content at build time
+        return h(
+          'li',
+          { class: `bug ${kind}` },
+          h('p', { class: 'bug-head' }, h('span', { class: `verdict ${kind}` }, verdict), ' ', h('code', {}, error.text)),
+          reason,
+        );
+      }),
+    );
+  }
+
+  function nearMissNotes(scored) {
+    const nodes = scored.nearMissesMarked.map((i) => {
+      const nearMiss = exercise.near_misses[i];
+      const note = h('div', { class: 'prose-html' });
+      note.innerHTML = nearMiss.note_html; // compiled from our own content at build time
+      return h('li', {}, h('p', {}, TEXT.nearMissIntro(nearMiss.text)), note);
+    });
+    const inNearMiss = new Set(scored.nearMissesMarked.flatMap((i) => exercise.near_misses[i].units));
+    const others = scored.wrongUnits.filter((u) => !inNearMiss.has(u)).map((u) => `“${exercise.passage.units[u].text}”`);
+    if (!nodes.length && !others.length) return null;
+    return h(
+      'div',
+      { class: 'near-misses' },
+      h('h3', {}, TEXT.nearMissTitle),
+      nodes.length ? h('ul', {}, nodes) : null,
+      others.length ? h('p', {}, TEXT.otherWrong(others.join(', '))) : null,
+    );
+  }
+  function progressLine() {
+    const rec = loadProgress().exercises[exercise.id];
+    return rec ? h('p', { class: 'progress' }, TEXT.progress(rec)) : null;
+  }
+
+  function showChecked() {
+    const marked = new Set(state.marked.map(Number));
+    const scored = scoreMarks(exercise, marked);
+    view.setMarked(marked);
+    view.showResults(scored.unitResults);
+    view.setSelectable(false);
+    replaceChildren(
+      result,
+      h('h2', { id: 'result-title' }, TEXT.resultTitle),
+      h('p', { class: 'score', id: 'score', dataset: { score: String(scored.score), max: String(scored.maxScore) } }, TEXT.score(scored.score, scored.maxScore)),
+      h('p', {}, TEXT.breakdown(scored.foundCount, scored.maxScore, scored.wrongUnits.length)),
+      h('p', { class: 'feedback' }, TEXT.feedback(scored.score, scored.maxScore)),
+      progressLine(),
+      legend(['correct', 'wrong', 'missed']),
+      h('h3', {}, TEXT.bugsTitle),
+      bugList(scored.found),
+      nearMissNotes(scored),
+    );
+    result.hidden = false;
+    return scored;
+  }
+
+  function showSolution() {
+    view.showSolution(solutionUnits(exercise));
+    view.setSelectable(false);
+    const checkedBefore = result.querySelector('#score');
+    replaceChildren(
+      result,
+      h('h2', { id: 'result-title' }, TEXT.solutionTitle),
+      checkedBefore,
+      progressLine(),
+      legend(['solution']),
+      h('h3', {}, TEXT.bugsTitle),
+      bugList(null),
+    );
+    result.hidden = false;
+  }
+
+  function unlock() {
+    afterCheck.hidden = false;
+    const next = index[index.findIndex((e) => e.id === exercise.id) + 1];
+    const nav = document.getElementById('exercise-nav');
+    if (!embedded) {
+      replaceChildren(
+        nav,
+        next ? h('a', { class: 'button', href: `./exercise.html?ex=${encodeURIComponent(next.id)}` }, TEXT.next(next.title)) : null,
+        h('a', { class: 'button secondary', href: './index.html#exercises' }, TEXT.allExercises),
+      );
+    }
+  }
+
+  function updateButtons() {
+    markedLine.hidden = state.solution; // the solution's marks are not the learner's
+    checkButton.hidden = state.checked || state.solution;
+    retryButton.hidden = !(state.checked || state.solution);
+    solutionButton.hidden = state.solution;
+  }
+
+  checkButton.addEventListener('click', () => {
+    state = { ...state, checked: true };
+    save();
+    const scored = showChecked();
+    recordAttempt(exercise.id, scored.score, scored.maxScore);
+    const progress = result.querySelector('.progress');
+    const fresh = progressLine();
+    if (progress && fresh) progress.replaceWith(fresh);
+    else if (fresh) result.querySelector('.feedback').after(fresh);
+    unlock();
+    updateButtons();
+    announce(TEXT.announceScore(scored.score, scored.maxScore));
+    postToHost('answered', {
+      widget: 'exercise',
+      exercise: exercise.id,
+      score: scored.score,
+      maxScore: scored.maxScore,
+      marked: state.marked.map(Number),
+    });
+    result.focus();
+  });
+
+  retryButton.addEventListener('click', () => {
+    state = { ...state, marked: [], checked: false, solution: false };
+    save();
+    view.setMarked(new Set());
+    view.clearResults();
+    view.setSelectable(true);
+    replaceChildren(result);
+    result.hidden = true;
+    markedLine.textContent = TEXT.markedCount(0);
+    updateButtons();
+    announce(TEXT.announceRetry);
+    view.focusActive();
+  });
+
+  solutionButton.addEventListener('click', () => {
+    state = { ...state, solution: true };
+    save();
+    showSolution();
+    unlock();
+    updateButtons();
+    announce(TEXT.announceSolution(exercise.errors.length));
+    result.focus();
+  });
+
+  // Restore what the URL says.
+  view.setMarked(new Set(state.marked.map(Number)));
+  markedLine.textContent = TEXT.markedCount(state.marked.length);
+  if (state.checked) showChecked();
+  if (state.solution) showSolution();
+  if (state.checked || state.solution || hiddenPanels().has('passage')) unlock();
+  updateButtons();
+
+  // Share / embed (not inside an embed: the host already has the code).
+  const share = document.getElementById('share-panel');
+  if (embedded) share.hidden = true;
+  else {
+    const src = () => {
+      const url = new URL('./exercise.html', location.href);
+      url.search = new URLSearchParams({ ex: exercise.id, embed: '1' }).toString();
+      return url.href;
+    };
+    const copy = createCopyControl({ label: TEXT.copyEmbed, getText: () => embedCode(src(), TEXT.embedFrameTitle(exercise.title), 900), textareaLabel: TEXT.embedArea });
+    replaceChildren(
+      share,
+      h('h2', {}, TEXT.embedTitle),
+      h('p', {}, TEXT.embedIntro),
+      copy.element,
+      h('p', {}, h('a', { href: './authors.html' }, TEXT.forAuthors)),
+    );
+  }
+
+  applyHiddenPanels();
+  status.hidden = true;
+  article.hidden = false;
+  document.body.dataset.state = 'ready';
+}
+
+main().catch((error) => fail(TEXT.loadFailed(error.message)));
