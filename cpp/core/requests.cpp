@@ -266,6 +266,7 @@ Json encode_batch(const Batch& batch, const CollateOptions& options) {
   out.set("attention_mask", batch.has_attention_mask ? int_rows(batch.attention_mask, batch.B, batch.T) : Json::null());
   out.set("labels", int_rows(batch.labels, batch.B, batch.T));
   out.set("position_ids", int_rows(batch.position_ids, batch.B, batch.T));
+  out.set("is_pad", int_rows(std::vector<int>(batch.is_pad.begin(), batch.is_pad.end()), batch.B, batch.T));
   Json reasons = Json::array();
   for (int b = 0; b < batch.B; ++b) {
     Json row = Json::array();

@@ -279,3 +279,11 @@ TEST_CASE("run_command never throws, and every failure names a field") {
 }
 
 }  // TEST_SUITE
+
+TEST_CASE("collate: is_pad marks padding by position, also when a real token has the pad id") {
+  // pad == eos == 2; row 1 is [7, 2] padded on the left to length 3: position 0 is the pad, the
+  // real EOS at position 2 has the pad id but is not padding.
+  Json j = expect_ok("collate", R"({"features": [{"input_ids": [5, 6, 2]}, {"input_ids": [7, 2]}],
+                                   "pad_token_id": 2, "padding_side": "left"})");
+  CHECK(to_json(*j.find("is_pad")) == "[[0,0,0],[1,0,0]]");
+}
