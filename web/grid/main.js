@@ -1,0 +1,148 @@
+// grid/main.js — the token grid page (grid.html): form -> one inspect call -> grid, summary,
+// attention heatmap. State lives in the URL (grid-state.js), so reload and shared links restore
+// the examples, options and cell edits.
+//
+// Every change makes exactly one core.inspect call with the whole state (cell edits included)
+// and redraws from its answer; nothing is computed here. Errors from the core are shown next to
+// the controls and the last accepted batch stays on screen, marked as such.
+
+import { h, liveRegion, replaceChildren } from '../shared/dom.js';
+import { formatId, formatLoss, formatShare } from '../shared/format.js';
+import { initPage } from '../shared/page.js';
+import { loadCore } from '../core/masklab.js';
+import { createAttentionMap } from './attention-map.js';
+import { createControls } from './controls.js';
+import { GRID_STATE, inspectRequest, toggleCell } from './grid-state.js';
+import { summaryList } from './summary.js';
+import { createLegend, createTokenGrid, padMap } from './token-grid.js';
+
+// Every user-visible string of the page script, in one place.
+const TEXT = {
+  loading: 'Loading the WebAssembly core…',
+  ready: 'Computed by the WebAssembly core.',
+  loadFailed: (message) => `The WebAssembly core could not be loaded: ${message}. Reload the page to try again.`,
+  caption: (B, T) => `The collated batch: B = ${B} rows × T = ${T} positions`,
+  stale: 'The grid below still shows the last batch the core accepted; fix the problem above to update it.',
+  noBatch: 'No batch to show yet: fix the problem named above the grid.',
+  editsDropped: 'Your cell edits did not fit the new batch shape, so they were cleared.',
+  urlProblems: 'Some of the link’s settings could not be used:',
+  rowOption: (b) => `Row ${b + 1}`,
+  toggled: (field, b, t, value) => `${field} at row ${b + 1}, position ${t} is now ${value}.`,
+  figures: (loss, targets, share) => `Loss over targets ${loss} on ${targets} targets; pad share ${share}.`,
+};
+
+initPage({ widget: 'grid' });
+
+const status = document.getElementById('status');
+const urlNote = document.getElementById('url-note');
+const staleNote = document.getElementById('stale-note');
+const summaryBox = document.getElementById('summary');
+const rowSelect = document.getElementById('attention-row');
+const announcer = liveRegion();
+document.body.append(announcer);
+
+const { state: initial, problems } = GRID_STATE.read();
+let state = initial;
+let core = null;
+let lastGood = null;
+const notes = problems.map((p) => p.message);
+
+function showNotes() {
+  urlNote.hidden = notes.length === 0;
+  replaceChildren(urlNote, h('strong', {}, TEXT.urlProblems), h('ul', {}, notes.map((n) => h('li', {}, n))));
+}
+showNotes();
+
+const controls = createControls(document.getElementById('grid-form'), {
+  onChange(next, how) {
+    state = next;
+    recompute(how);
+  },
+  onClearEdits() {
+    state = { ...state, tm: [], tl: [] };
+    recompute({ kind: 'option' });
+  },
+  onReset() {
+    state = GRID_STATE.defaults();
+    recompute({ kind: 'option' });
+  },
+});
+controls.set(state);
+
+const grid = createTokenGrid(document.getElementById('token-grid'), {
+  caption: TEXT.caption(0, 0),
+  interactive: true,
+  onToggle({ kind, b, t }) {
+    state = toggleCell(state, kind, b, t);
+    recompute({ kind: 'toggle', cell: { kind, b, t } });
+  },
+});
+document.getElementById('grid-legend').append(createLegend());
+const attentionMap = createAttentionMap(document.getElementById('attention'));
+
+rowSelect.addEventListener('change', () => {
+  state = { ...state, row: Number(rowSelect.value) };
+  GRID_STATE.write(state);
+  if (lastGood) drawAttention(lastGood.response, lastGood.request);
+});
+
+function drawAttention(response, request) {
+  attentionMap.update(response, state.row, { isPad: padMap(response, request) });
+}
+
+function recompute(how = { kind: 'option' }) {
+  controls.set(state);
+  if (!core) return;
+  const request = inspectRequest(state);
+  const response = core.inspect(request);
+  if (response.error) {
+    if (response.error.field?.startsWith('toggle_') && (state.tm.length || state.tl.length)) {
+      state = { ...state, tm: [], tl: [] };
+      notes.push(TEXT.editsDropped);
+      showNotes();
+      recompute(how);
+      return;
+    }
+    controls.showError(response.error);
+    staleNote.hidden = false;
+    staleNote.textContent = lastGood ? TEXT.stale : TEXT.noBatch;
+    GRID_STATE.write(state);
+    document.body.dataset.state = 'ready';
+    return;
+  }
+  controls.clearError();
+  staleNote.hidden = true;
+  lastGood = { request, response };
+
+  const [B, T] = response.batch.shape;
+  grid.update(response, { request, caption: TEXT.caption(B, T) });
+  replaceChildren(summaryBox, summaryList(response));
+
+  if (state.row >= B) state = { ...state, row: 0 };
+  replaceChildren(rowSelect, Array.from({ length: B }, (_, b) => h('option', { value: String(b) }, TEXT.rowOption(b))));
+  rowSelect.value = String(state.row);
+  drawAttention(response, request);
+  controls.set(state);
+  GRID_STATE.write(state);
+
+  const s = response.summary;
+  const figures = TEXT.figures(formatLoss(s.loss), s.targets, formatShare(s.pad_share));
+  if (how.kind === 'toggle') {
+    const { kind, b, t } = how.cell;
+    const value = kind === 'labels' ? formatId(response.batch.labels[b][t]) : String(response.batch.attention_mask[b][t]);
+    announcer.textContent = `${TEXT.toggled(kind, b, t, value)} ${figures}`;
+  } else if (how.kind === 'option') {
+    announcer.textContent = figures;
+  }
+  document.body.dataset.state = 'ready';
+}
+
+try {
+  core = await loadCore();
+  status.textContent = TEXT.ready;
+  recompute({ kind: 'load' });
+} catch (error) {
+  status.textContent = TEXT.loadFailed(error.message);
+  status.setAttribute('role', 'alert');
+  status.classList.add('error-box');
+}

@@ -1,0 +1,78 @@
+// summary.js — the figures under a token grid: what the trainer would report for this batch.
+//
+//   replaceChildren(box, summaryList(inspectResponse));
+//   summaryRows(inspectResponse) -> [{ key, label, value, text, help }]   (compare.js uses it)
+//
+// Every value is read from the core's inspect response (summary, batch.rows); this file only
+// formats them. Not here: the grid itself (token-grid.js) or any arithmetic on losses.
+
+import { h } from '../shared/dom.js';
+import { formatLoss, formatNumber, formatShare } from '../shared/format.js';
+
+// Every user-visible string of the summary, in one place.
+export const SUMMARY_TEXT = {
+  title: 'What the trainer would report',
+  targets: 'targets scored',
+  targetsHelp: (real, pad) => `${real} at real tokens, ${pad} at pads`,
+  loss: 'loss over targets',
+  lossHelp: 'the mean the trainer logs: sum of scored token losses / targets',
+  lossNone: (reason) => `none — ${reason}`,
+  lossReal: 'loss over real-token targets',
+  lossAll: 'loss over all positions',
+  lossAllHelp: 'what labels = input_ids would score (same model)',
+  padShare: 'pad share',
+  padShareHelp: 'pad positions / all positions',
+  dilution: 'dilution factor',
+  dilutionHelp: 'real targets / all targets: the weight left on each real token',
+  eos: 'EOS targets',
+  eosHelp: (perRow) => `per row: ${perRow}`,
+  eosNone: 'no eos_token_id',
+};
+
+// Sum of per-row counts the core reported (a count, not a computed loss). null if absent.
+function sumRows(rows, key) {
+  if (!rows?.length || rows.some((r) => r[key] === null || r[key] === undefined)) return null;
+  return rows.reduce((acc, r) => acc + r[key], 0);
+}
+
+export function summaryRows(response) {
+  const s = response.summary;
+  const rows = response.batch.rows;
+  const eos = sumRows(rows, 'eos_targets');
+  return [
+    { key: 'targets', label: SUMMARY_TEXT.targets, value: s.targets, text: String(s.targets), help: SUMMARY_TEXT.targetsHelp(s.real_targets, s.pad_targets) },
+    {
+      key: 'loss',
+      label: SUMMARY_TEXT.loss,
+      value: s.loss,
+      text: s.loss === null ? SUMMARY_TEXT.lossNone(response.loss?.loss_null_reason ?? '') : formatLoss(s.loss),
+      help: SUMMARY_TEXT.lossHelp,
+    },
+    { key: 'loss_all_positions', label: SUMMARY_TEXT.lossAll, value: s.loss_all_positions, text: formatLoss(s.loss_all_positions), help: SUMMARY_TEXT.lossAllHelp },
+    { key: 'pad_share', label: SUMMARY_TEXT.padShare, value: s.pad_share, text: formatShare(s.pad_share), help: SUMMARY_TEXT.padShareHelp },
+    { key: 'dilution_factor', label: SUMMARY_TEXT.dilution, value: s.dilution_factor, text: formatNumber(s.dilution_factor, 4), help: SUMMARY_TEXT.dilutionHelp },
+    {
+      key: 'eos_targets',
+      label: SUMMARY_TEXT.eos,
+      value: eos,
+      text: eos === null ? '—' : String(eos),
+      help: eos === null ? SUMMARY_TEXT.eosNone : SUMMARY_TEXT.eosHelp(rows.map((r) => r.eos_targets).join(' + ')),
+    },
+  ];
+}
+
+export function summaryList(response) {
+  return h(
+    'dl',
+    { class: 'figures grid-summary' },
+    summaryRows(response).map((row) =>
+      h(
+        'div',
+        { dataset: { figure: row.key } },
+        h('dt', {}, row.label),
+        h('dd', { dataset: { value: row.value === null ? '' : String(row.value) } }, row.text),
+        h('dd', { class: 'figure-help' }, row.help),
+      ),
+    ),
+  );
+}

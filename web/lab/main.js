@@ -1,0 +1,57 @@
+// lab/main.js — the normalization function lab (lab.html): y = a·x² (what a scale does to a
+// gradient), then two loss panels whose numbers all come from the core: one batch averaged two
+// ways, and gradient accumulation over micro-batches with unequal target counts.
+//
+// State for all three panels lives in the URL (lab-state.js). The function panel works before
+// the wasm core has loaded; the loss panels appear once it has.
+
+import { h, liveRegion, replaceChildren } from '../shared/dom.js';
+import { initPage } from '../shared/page.js';
+import { loadCore } from '../core/masklab.js';
+import { createAccumulationPanel } from './accumulation-panel.js';
+import { createFunctionPanel } from './function-panel.js';
+import { readLabState, writeLabState } from './lab-state.js';
+import { createMeanPanel } from './mean-panel.js';
+import './lab.css';
+
+// Every user-visible string of the page script, in one place.
+const TEXT = {
+  ready: 'Computed by the WebAssembly core.',
+  loadFailed: (message) => `The WebAssembly core could not be loaded: ${message}. The function panel still works; reload the page to try the loss panels again.`,
+  urlProblems: 'Some of the link’s settings could not be used:',
+};
+
+initPage({ widget: 'lab' });
+
+const status = document.getElementById('status');
+const urlNote = document.getElementById('url-note');
+const announcer = liveRegion();
+document.body.append(announcer);
+const announce = (text) => {
+  announcer.textContent = text;
+};
+
+const { state: initial, problems } = readLabState();
+let state = initial;
+if (problems.length) {
+  urlNote.hidden = false;
+  replaceChildren(urlNote, h('strong', {}, TEXT.urlProblems), h('ul', {}, problems.map((p) => h('li', {}, p.message))));
+}
+const onState = (partial) => {
+  state = { ...state, ...partial };
+  writeLabState(state);
+};
+
+createFunctionPanel(document.getElementById('function-panel'), { state, onState });
+
+try {
+  const core = await loadCore();
+  createMeanPanel(document.getElementById('mean-panel'), core, { state, onState, announce });
+  createAccumulationPanel(document.getElementById('accumulation-panel'), core, { state, onState, announce });
+  status.textContent = TEXT.ready;
+  document.body.dataset.state = 'ready';
+} catch (error) {
+  status.textContent = TEXT.loadFailed(error.message);
+  status.setAttribute('role', 'alert');
+  status.classList.add('error-box');
+}
