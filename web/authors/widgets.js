@@ -60,7 +60,13 @@ export const WIDGETS = [
     page: 'practice.html',
     label: 'Interview practice',
     height: 1000,
-    panels: [],
+    panels: [
+      ['intro', 'the introduction'],
+      ['setup', 'the set-up fields (count, levels, topics, timer, seed); Start stays, so a link with n=, seed= … gives a fixed set'],
+      ['history', 'the list of past sessions'],
+      ['progress', 'the “Exercise 2 of 5” line and progress bar'],
+      ['timer', 'the visible countdown (time is still kept and announced)'],
+    ],
   },
 ];
 

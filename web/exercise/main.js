@@ -18,7 +18,7 @@ import { createCopyControl } from './copy-text.js';
 import { EXERCISE_STATE } from './exercise-state.js';
 import { renderExplanation } from './explanation.js';
 import { fillLiveNumbers, markLiveNumbersUnavailable } from './live-numbers.js';
-import { createPassageView } from './passage-view.js';
+import { createPassageView, resultLegend } from './passage-view.js';
 import { scoreMarks, solutionUnits } from './scoring.js';
 import { createSeeItBreak } from './see-it-break.js';
 import './math.js';
@@ -64,13 +64,6 @@ const TEXT = {
   nearMissTitle: 'You marked something that is not a bug',
   nearMissIntro: (text) => `You marked “${text}”: not a bug.`,
   otherWrong: (words) => `Also marked but not part of a bug: ${words}.`,
-  legendTitle: 'How the passage shows results',
-  legend: [
-    ['correct', '✓', 'solid border: marked and part of a bug'],
-    ['wrong', '✗', 'dashed border: marked but not a bug'],
-    ['missed', '○', 'dotted border: part of a bug you did not mark'],
-    ['solution', '●', 'double border: part of a bug (solution)'],
-  ],
   next: (title) => `Next exercise: ${title}`,
   allExercises: 'All exercises',
   embedTitle: 'Use this exercise elsewhere',
@@ -206,19 +199,6 @@ function renderPage(exercise, index, initialState, notes) {
     onFailure: (message) => markLiveNumbersUnavailable(panels.explanation, message),
   });
 
-  function legend(keys) {
-    return h(
-      'div',
-      { class: 'result-legend' },
-      h('p', { class: 'legend-title' }, TEXT.legendTitle),
-      h(
-        'ul',
-        {},
-        TEXT.legend.filter(([key]) => keys.includes(key)).map(([key, glyph, text]) => h('li', {}, h('span', { class: 'unit sample', dataset: { result: key, glyph } }, glyph), ' ', text)),
-      ),
-    );
-  }
-
   function bugList(found) {
     return h(
       'ol',
@@ -274,7 +254,7 @@ function renderPage(exercise, index, initialState, notes) {
       h('p', {}, TEXT.breakdown(scored.foundCount, scored.maxScore, scored.wrongUnits.length)),
       h('p', { class: 'feedback' }, TEXT.feedback(scored.score, scored.maxScore)),
       progressLine(),
-      legend(['correct', 'wrong', 'missed']),
+      resultLegend(['correct', 'wrong', 'missed']),
       h('h3', {}, TEXT.bugsTitle),
       bugList(scored.found),
       nearMissNotes(scored),
@@ -292,7 +272,7 @@ function renderPage(exercise, index, initialState, notes) {
       h('h2', { id: 'result-title' }, TEXT.solutionTitle),
       checkedBefore,
       progressLine(),
-      legend(['solution']),
+      resultLegend(['solution']),
       h('h3', {}, TEXT.bugsTitle),
       bugList(null),
     );

@@ -27,6 +27,33 @@ export const PASSAGE_TEXT = {
 
 const GLYPHS = { correct: '✓', wrong: '✗', missed: '○', solution: '●' };
 
+// The key to the marks the passage shows after Check (used by the exercise and practice pages).
+export const LEGEND_TEXT = {
+  title: 'How the passage shows results',
+  items: {
+    correct: 'solid border: marked and part of a bug',
+    wrong: 'dashed border: marked but not a bug',
+    missed: 'dotted border: part of a bug you did not mark',
+    solution: 'double border: part of a bug (solution)',
+  },
+};
+
+// keys: which results to explain, e.g. ['correct', 'wrong', 'missed'] after Check.
+export function resultLegend(keys) {
+  return h(
+    'div',
+    { class: 'result-legend' },
+    h('p', { class: 'legend-title' }, LEGEND_TEXT.title),
+    h(
+      'ul',
+      {},
+      keys.map((key) =>
+        h('li', {}, h('span', { class: 'unit sample', dataset: { result: key, glyph: GLYPHS[key] } }, GLYPHS[key]), ' ', LEGEND_TEXT.items[key]),
+      ),
+    ),
+  );
+}
+
 let instances = 0;
 
 export function createPassageView(container, exercise, { onToggle = () => {} } = {}) {

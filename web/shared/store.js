@@ -30,7 +30,16 @@ function clean(raw) {
   if (Array.isArray(raw.practice)) {
     for (const s of raw.practice.slice(-MAX_HISTORY)) {
       if (!s || typeof s !== 'object' || typeof s.when !== 'string' || !Array.isArray(s.items)) continue;
-      const items = s.items.filter((i) => i && typeof i.id === 'string' && isCount(i.score) && isCount(i.max) && isCount(i.selfGraded ?? 0));
+      const items = s.items
+        .filter((i) => i && typeof i.id === 'string' && /^[a-z0-9-]{1,80}$/.test(i.id) && isCount(i.score) && isCount(i.max))
+        .map((i) => ({
+          id: i.id,
+          score: i.score,
+          max: i.max,
+          // practice self-grades as letters (g = got it, p = partly, m = missed, - = not graded)
+          grades: typeof i.grades === 'string' && /^[gpm-]{0,10}$/.test(i.grades) ? i.grades : '',
+          status: ['done', 'partial', 'not-started'].includes(i.status) ? i.status : 'done',
+        }));
       out.practice.push({ when: s.when.slice(0, 40), seed: String(s.seed ?? '').slice(0, 40), seconds: isCount(s.seconds) ? s.seconds : null, items });
     }
   }

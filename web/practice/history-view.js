@@ -1,0 +1,75 @@
+// history-view.js — the learner's past practice sessions, newest first: date, seed, find-the-bug
+// score, self-grades, exercises finished, time.
+//
+//   renderHistory(container, loadProgress().practice)
+//
+// store.js already drops records that are not sessions; the extras this page stores on each item
+// (grades as letters, status) are checked again here, because anything in localStorage may have
+// been edited by hand or written by another version. Not here: writing the history (main.js
+// calls store.js recordPractice).
+
+import { h, replaceChildren } from '../shared/dom.js';
+import { formatClock } from './timer.js';
+
+// Every user-visible string of the history, in one place.
+export const HISTORY_TEXT = {
+  title: 'Your past sessions',
+  intro: 'Kept in this browser only (localStorage); nothing is sent anywhere.',
+  empty: 'No sessions yet. When you finish one — or the timer ends it — it is listed here.',
+  unknownDate: 'Unknown date',
+  seed: 'seed',
+  findTheBug: (score, max) => `find the bug ${score} / ${max}`,
+  grades: (got, partly, missed) => `follow-ups: ${got} got it, ${partly} partly, ${missed} missed`,
+  exercises: (count, done) => `${count} exercise${count === 1 ? '' : 's'}${done < count ? `, ${done} finished` : ''}`,
+  time: (seconds) => `time ${formatClock(seconds)}`,
+  older: (n) => `…and ${n} older session${n === 1 ? '' : 's'}.`,
+};
+
+const SHOWN = 10;
+
+function dateText(when) {
+  const date = new Date(when);
+  if (Number.isNaN(date.getTime())) return HISTORY_TEXT.unknownDate;
+  return date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+function letters(item) {
+  return typeof item.grades === 'string' && /^[gpm-]{0,10}$/.test(item.grades) ? item.grades : '';
+}
+
+function sessionLine(session) {
+  const items = session.items;
+  const score = items.reduce((sum, item) => sum + item.score, 0);
+  const max = items.reduce((sum, item) => sum + item.max, 0);
+  const all = items.map(letters).join('');
+  const count = (letter) => [...all].filter((g) => g === letter).length;
+  const done = items.filter((item) => item.status === 'done').length;
+  const graded = count('g') + count('p') + count('m');
+  const date = new Date(session.when);
+  return h(
+    'li',
+    { class: 'history-item' },
+    h('time', Number.isNaN(date.getTime()) ? {} : { datetime: date.toISOString() }, dateText(session.when)),
+    h(
+      'span',
+      { class: 'history-details' },
+      h('span', {}, `${HISTORY_TEXT.seed} `, h('code', {}, session.seed || '—')),
+      h('span', { class: 'history-score' }, HISTORY_TEXT.findTheBug(score, max)),
+      graded ? h('span', {}, HISTORY_TEXT.grades(count('g'), count('p'), count('m'))) : null,
+      h('span', {}, HISTORY_TEXT.exercises(items.length, done)),
+      session.seconds !== null ? h('span', {}, HISTORY_TEXT.time(session.seconds)) : null,
+    ),
+  );
+}
+
+export function renderHistory(container, sessions) {
+  const valid = (Array.isArray(sessions) ? sessions : []).filter((s) => s && Array.isArray(s.items) && s.items.length > 0);
+  const newest = valid.slice(-SHOWN).reverse();
+  replaceChildren(
+    container,
+    h('h2', { id: 'history-title' }, HISTORY_TEXT.title),
+    h('p', { class: 'hint' }, HISTORY_TEXT.intro),
+    newest.length ? h('ol', { class: 'history-list' }, newest.map(sessionLine)) : h('p', { class: 'history-empty' }, HISTORY_TEXT.empty),
+    valid.length > SHOWN ? h('p', { class: 'hint' }, HISTORY_TEXT.older(valid.length - SHOWN)) : null,
+  );
+}
