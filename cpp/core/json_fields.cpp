@@ -161,7 +161,9 @@ Json int_list(const std::vector<int>& v) {
   return a;
 }
 
-Json int_rows(const std::vector<int>& flat, int rows, int cols) {
+namespace {
+template <typename T>
+Json rows_of(const std::vector<T>& flat, int rows, int cols) {
   Json out = Json::array();
   for (int r = 0; r < rows; ++r) {
     Json row = Json::array();
@@ -171,17 +173,10 @@ Json int_rows(const std::vector<int>& flat, int rows, int cols) {
   }
   return out;
 }
+}  // namespace
 
-Json number_rows(const std::vector<double>& flat, int rows, int cols) {
-  Json out = Json::array();
-  for (int r = 0; r < rows; ++r) {
-    Json row = Json::array();
-    row.items().reserve(cols);
-    for (int c = 0; c < cols; ++c) row.push(Json::number(flat[static_cast<size_t>(r) * cols + c]));
-    out.push(std::move(row));
-  }
-  return out;
-}
+Json int_rows(const std::vector<int>& flat, int rows, int cols) { return rows_of(flat, rows, cols); }
+Json number_rows(const std::vector<double>& flat, int rows, int cols) { return rows_of(flat, rows, cols); }
 
 Json number_cube(const std::vector<double>& flat, int a, int b, int c) {
   Json out = Json::array();
