@@ -1,42 +1,22 @@
 // Accessibility scans with axe-core for the headless-Chromium suites (not a test file itself).
 //
-//   const scanner = await launchAxeScanner();
-//   const violations = await scanner.scan(url, { colorScheme: 'dark', prepare: async (page) => {} });
-//   await scanner.close();
+//   await withAxeScanner(async (scanner) => {
+//     const violations = await scanner.scan(url, { colorScheme: 'dark', prepare: async (page) => {} });
+//   });                  // or launchAxeScanner() ... scanner.close() by hand
 //
 // The pages' CSP (script-src 'self') refuses an injected script, so the scan runs in its own
-// browser context with bypassCSP: true — the only difference from how learners load the page.
+// browser, launchBrowser({ bypassCSP: true }) from helpers.mjs — same binary and flags as the
+// other suites; bypassing the CSP is the only difference from how learners load the page.
 // `prepare` brings the page into the state to scan (e.g. press Check so every panel is open).
 // Returns axe's violations as short strings: "rule-id: help (n nodes: selector, …)".
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import axe from 'axe-core';
-import { chromium } from 'playwright-core';
 
-// Same browser and flags as helpers.mjs launchBrowser().
-const CHROMIUM_PATH = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+import { launchBrowser } from './helpers.mjs';
 
 export async function launchAxeScanner() {
-  const profile = mkdtempSync(join(tmpdir(), 'masklab-axe-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    bypassCSP: true,
-    viewport: { width: 1100, height: 800 },
-  });
+  const browser = await launchBrowser({ bypassCSP: true });
+  const { context } = browser;
   return {
     async scan(url, { colorScheme = 'light', width = 1100, prepare = async () => {} } = {}) {
       const page = await context.newPage();
@@ -55,9 +35,16 @@ export async function launchAxeScanner() {
         await page.close();
       }
     },
-    async close() {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
-    },
+    close: () => browser.close(),
   };
+}
+
+/** Runs `use(scanner)` with a fresh scanner and closes it afterwards, even when `use` throws. */
+export async function withAxeScanner(use) {
+  const scanner = await launchAxeScanner();
+  try {
+    return await use(scanner);
+  } finally {
+    await scanner.close();
+  }
 }

@@ -6,29 +6,21 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { REPO_ROOT, launchBrowser, startSite } from './helpers.mjs';
-import { loadCore } from '../../web/core/masklab.js';
+import { REPO_ROOT, useSiteAndBrowser } from './helpers.mjs';
+import { loadWasmCore } from '../node/helpers.mjs';
 import { DEMO_COLLATE_REQUEST, demoLossRequest } from '../../web/demo-batch.js';
 
-let site;
-let browser;
 let page;
 let problems;
 
-before(async () => {
-  site = await startSite();
-  browser = await launchBrowser();
-  ({ page, problems } = await browser.open(site.url));
-  // The page marks <body data-state="ready"> once both answers are shown; the status turns into
-  // an alert instead if anything failed, so wait for either and let the assertions say which.
-  await page.waitForSelector('body[data-state="ready"], #status.error', { timeout: 20_000 });
-});
-
-after(async () => {
-  await browser?.close();
-  await site?.close();
+const suite = useSiteAndBrowser({
+  async setUp() {
+    // The page marks <body data-state="ready"> once both answers are shown; the status turns into
+    // an alert instead if anything failed, so wait for either and let the assertions say which.
+    ({ page, problems } = await suite.openSettled('', { failed: '#status.error' }));
+  },
 });
 
 async function tableRows() {
@@ -67,8 +59,7 @@ test('the loss shown is the core\'s, and matches the hand-computed value', async
   const targets = Number(await page.textContent('#loss-targets'));
 
   // The same two requests through the node copy of the same wasm module.
-  const wasmBinary = readFileSync(join(REPO_ROOT, 'web', 'generated', 'masklab_core.wasm'));
-  const core = await loadCore({ wasmBinary });
+  const core = await loadWasmCore();
   const batch = core.collate(DEMO_COLLATE_REQUEST);
   const expected = core.loss(demoLossRequest(batch));
   assert.equal(Number(shown), expected.loss, 'page and node wasm give the same loss');
@@ -93,7 +84,7 @@ test('axe-core finds no accessibility violations', async () => {
 });
 
 test('when the wasm file cannot be fetched, the page says so in an alert', async () => {
-  const broken = await browser.open(site.url, {
+  const broken = await suite.open('', {
     prepare: (tab) => tab.route('**/*.wasm', (route) => route.abort()),
   });
   await broken.page.waitForSelector('#status.error', { timeout: 20_000 });

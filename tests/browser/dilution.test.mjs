@@ -4,34 +4,24 @@
 // and axe finds nothing.
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { launchAxeScanner } from './axe-scan.mjs';
-import { REPO_ROOT, launchBrowser, startSite } from './helpers.mjs';
-import { loadCore } from '../../web/core/masklab.js';
+import { withAxeScanner } from './axe-scan.mjs';
+import { useSiteAndBrowser } from './helpers.mjs';
+import { loadWasmCore } from '../node/helpers.mjs';
 import { baseRequest, dilutionRequest } from '../../web/dilution/dilution-batch.js';
 
-let site;
-let browser;
 let page;
 let problems;
 let core;
 let longest;
 
-before(async () => {
-  site = await startSite();
-  browser = await launchBrowser();
-  ({ page, problems } = await browser.open(`${site.url}dilution.html?pads=8`));
-  await page.waitForSelector('body[data-state="ready"], #status.error-box', { timeout: 20_000 });
-  core = await loadCore({ wasmBinary: readFileSync(join(REPO_ROOT, 'web', 'generated', 'masklab_core.wasm')) });
-  longest = core.inspect(baseRequest()).batch.shape[1];
-});
-
-after(async () => {
-  await browser?.close();
-  await site?.close();
+const suite = useSiteAndBrowser({
+  async setUp() {
+    ({ page, problems } = await suite.openSettled('dilution.html?pads=8'));
+    core = await loadWasmCore();
+    longest = core.inspect(baseRequest()).batch.shape[1];
+  },
 });
 
 async function figure(key) {
@@ -123,10 +113,10 @@ test('the plot has 33 points per line, listed in a table as its text alternative
 });
 
 test('k survives a reload, and a bad k is explained', async () => {
-  await page.goto(`${site.url}dilution.html?pads=5`);
+  await page.goto(suite.url('dilution.html?pads=5'));
   await page.waitForSelector('body[data-state="ready"]');
   assert.equal(await page.inputValue('#pads'), '5');
-  const { page: bad, problems: badProblems } = await browser.open(`${site.url}dilution.html?pads=99`);
+  const { page: bad, problems: badProblems } = await suite.open('dilution.html?pads=99');
   await bad.waitForSelector('body[data-state="ready"]');
   assert.match(await bad.textContent('#url-note'), /pads=99 is above 32/);
   assert.deepEqual(badProblems, []);
@@ -134,18 +124,13 @@ test('k survives a reload, and a bad k is explained', async () => {
 });
 
 test('at 320 px the page does not scroll sideways', async () => {
-  const { page: narrow } = await browser.open(`${site.url}dilution.html`);
-  await narrow.setViewportSize({ width: 320, height: 700 });
-  await narrow.waitForSelector('body[data-state="ready"]');
-  assert.equal(await narrow.evaluate(() => document.documentElement.scrollWidth), 320);
-  await narrow.close();
+  assert.equal(await suite.scrollWidthAt('dilution.html', 320), 320);
 });
 
 test('axe-core finds no accessibility violations, in light and dark', async () => {
-  const scanner = await launchAxeScanner();
-  try {
+  await withAxeScanner(async (scanner) => {
     for (const colorScheme of ['light', 'dark']) {
-      const violations = await scanner.scan(`${site.url}dilution.html`, {
+      const violations = await scanner.scan(suite.url('dilution.html'), {
         colorScheme,
         prepare: async (p) => {
           await p.waitForSelector('body[data-state="ready"]');
@@ -154,9 +139,7 @@ test('axe-core finds no accessibility violations, in light and dark', async () =
       });
       assert.deepEqual(violations, [], colorScheme);
     }
-  } finally {
-    await scanner.close();
-  }
+  });
 });
 
 test('no console errors, page errors, failed requests or CSP violations (KaTeX fonts included)', () => {

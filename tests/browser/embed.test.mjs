@@ -7,29 +7,18 @@
 // = 40 (error 0), "attention_mask" = 47 (error 1), "import" = 0 (not a bug).
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { launchAxeScanner } from './axe-scan.mjs';
-import { launchBrowser, startSite } from './helpers.mjs';
+import { withAxeScanner } from './axe-scan.mjs';
+import { useSiteAndBrowser } from './helpers.mjs';
 
-let site;
-let browser;
-
-before(async () => {
-  site = await startSite();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const suite = useSiteAndBrowser();
 
 const entries = (page, type) =>
   page.$$eval(`#message-log li[data-type="${type}"]`, (items) => items.map((li) => ({ ...li.dataset })));
 
 test('the host page receives ready, resize and answered from the framed exercise', async () => {
-  const { page, problems } = await browser.open(`${site.url}embed-example.html?ex=pad-to-max-all-ones`);
+  const { page, problems } = await suite.open('embed-example.html?ex=pad-to-max-all-ones');
   await page.waitForSelector('#message-log li[data-type="ready"]');
   await page.waitForFunction(() => [...document.querySelectorAll('#message-log li[data-type="resize"]')].some((li) => Number(li.dataset.height) > 300));
 
@@ -64,7 +53,7 @@ test('the host page receives ready, resize and answered from the framed exercise
 });
 
 test('the course authors page embeds a live exercise and logs its messages', async () => {
-  const { page, problems } = await browser.open(`${site.url}authors.html`);
+  const { page, problems } = await suite.open('authors.html');
   await page.waitForSelector('#message-log li[data-type="ready"]');
   // The builder turns choices into an embed URL with hide switches.
   await page.check('#hide-followups');
@@ -87,18 +76,15 @@ test('the course authors page embeds a live exercise and logs its messages', asy
 });
 
 test('axe: the host page and the authors page have no violations, light and dark', async () => {
-  const scanner = await launchAxeScanner();
-  try {
+  await withAxeScanner(async (scanner) => {
     for (const colorScheme of ['light', 'dark']) {
       for (const path of ['embed-example.html', 'authors.html']) {
-        const violations = await scanner.scan(`${site.url}${path}`, {
+        const violations = await scanner.scan(suite.url(path), {
           colorScheme,
           prepare: (page) => page.waitForSelector('#message-log li[data-type="ready"]'),
         });
         assert.deepEqual(violations, [], `${path}, ${colorScheme}`);
       }
     }
-  } finally {
-    await scanner.close();
-  }
+  });
 });

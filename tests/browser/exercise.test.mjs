@@ -12,32 +12,19 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { launchAxeScanner } from './axe-scan.mjs';
-import { REPO_ROOT, launchBrowser, startSite } from './helpers.mjs';
+import { withAxeScanner } from './axe-scan.mjs';
+import { REPO_ROOT, useSiteAndBrowser } from './helpers.mjs';
 
 const ID = 'pad-to-max-all-ones';
 const UNIT = { import: 0, nearMiss: 10, padding: 40, mask: 47, labels: 50, count: 60 };
 const exercise = JSON.parse(readFileSync(join(REPO_ROOT, 'web', 'generated', 'content', `${ID}.json`), 'utf8'));
 
-let site;
-let browser;
-const allProblems = [];
-
-before(async () => {
-  site = await startSite();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const suite = useSiteAndBrowser();
 
 async function openExercise(query = `ex=${ID}`) {
-  const { page, problems } = await browser.open(`${site.url}exercise.html?${query}`);
-  allProblems.push(problems);
+  const { page } = await suite.open(`exercise.html?${query}`);
   await page.waitForSelector('body[data-state]');
   return page;
 }
@@ -58,7 +45,7 @@ test('the hand-counted unit indices match the compiled exercise', () => {
 });
 
 test('the passage renders while the wasm core is still downloading', async () => {
-  const page = await browser.context.newPage();
+  const page = await suite.browser.context.newPage();
   const problems = [];
   page.on('pageerror', (error) => problems.push(error.message));
   let release;
@@ -71,7 +58,7 @@ test('the passage renders while the wasm core is still downloading', async () =>
     await held; // the core cannot finish loading until the assertions below have run
     await route.continue();
   });
-  await page.goto(`${site.url}exercise.html?ex=${ID}&checked=1`);
+  await page.goto(suite.url(`exercise.html?ex=${ID}&checked=1`));
   await page.waitForSelector('[role="listbox"] [role="option"]');
   assert.equal(await page.locator('[role="option"]').count(), UNIT.count);
   assert.equal(await page.locator('#break-panel .break-body[aria-busy="true"]').count(), 1, 'See it break is still loading');
@@ -277,25 +264,22 @@ test('Copy embed code: the clipboard, or else the code selected in a read-only t
 });
 
 test('no console errors, page errors or failed requests on any page above', () => {
-  assert.deepEqual(allProblems.flat(), []);
+  assert.deepEqual(suite.allProblems(), []);
 });
 
 test('axe: no violations, before and after Check, light and dark', async () => {
-  const scanner = await launchAxeScanner();
-  try {
+  await withAxeScanner(async (scanner) => {
     for (const colorScheme of ['light', 'dark']) {
-      const before = await scanner.scan(`${site.url}exercise.html?ex=${ID}`, {
+      const before = await scanner.scan(suite.url(`exercise.html?ex=${ID}`), {
         colorScheme,
         prepare: (page) => page.waitForSelector('body[data-state="ready"]'),
       });
       assert.deepEqual(before, [], `${colorScheme}, before Check`);
-      const checked = await scanner.scan(`${site.url}exercise.html?ex=${ID}&marked=0,40,47&checked=1&revealed=0`, {
+      const checked = await scanner.scan(suite.url(`exercise.html?ex=${ID}&marked=0,40,47&checked=1&revealed=0`), {
         colorScheme,
         prepare: (page) => page.waitForSelector('#break-panel .claim-list'),
       });
       assert.deepEqual(checked, [], `${colorScheme}, after Check`);
     }
-  } finally {
-    await scanner.close();
-  }
+  });
 });

@@ -4,13 +4,11 @@
 // bad URL parameters and core errors are shown, 320 px works, and axe finds nothing.
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { launchAxeScanner } from './axe-scan.mjs';
-import { REPO_ROOT, launchBrowser, startSite } from './helpers.mjs';
-import { loadCore } from '../../web/core/masklab.js';
+import { withAxeScanner } from './axe-scan.mjs';
+import { useSiteAndBrowser } from './helpers.mjs';
+import { loadWasmCore } from '../node/helpers.mjs';
 import { inspectRequest, GRID_STATE } from '../../web/grid/grid-state.js';
 
 // Two short examples so every loss can be worked out by hand:
@@ -18,23 +16,15 @@ import { inspectRequest, GRID_STATE } from '../../web/grid/grid-state.js';
 //   row 1: <bos> Hello <eos> <pad>     (ids 1 7 2 0), right padding, pad id 0
 const QUERY = 'grid.html?e1=Hi+there&p1=&e2=Hello&p2=';
 
-let site;
-let browser;
 let page;
 let problems;
 let core;
 
-before(async () => {
-  site = await startSite();
-  browser = await launchBrowser();
-  ({ page, problems } = await browser.open(site.url + QUERY));
-  await page.waitForSelector('body[data-state="ready"], #status.error-box', { timeout: 20_000 });
-  core = await loadCore({ wasmBinary: readFileSync(join(REPO_ROOT, 'web', 'generated', 'masklab_core.wasm')) });
-});
-
-after(async () => {
-  await browser?.close();
-  await site?.close();
+const suite = useSiteAndBrowser({
+  async setUp() {
+    ({ page, problems } = await suite.openSettled(QUERY));
+    core = await loadWasmCore();
+  },
 });
 
 // The core's loss for the page's state with `tl` (label toggles) — the same request the page sends.
@@ -167,7 +157,7 @@ test('a core error is shown next to the controls, and the last good grid stays m
 });
 
 test('a bad URL parameter is explained, and the page still works', async () => {
-  const { page: bad, problems: badProblems } = await browser.open(`${site.url}grid.html?side=up&tl=x`);
+  const { page: bad, problems: badProblems } = await suite.open('grid.html?side=up&tl=x');
   await bad.waitForSelector('body[data-state="ready"]');
   const note = await bad.textContent('#url-note');
   assert.match(note, /side=up is not one of right, left/);
@@ -177,26 +167,19 @@ test('a bad URL parameter is explained, and the page still works', async () => {
 });
 
 test('at 320 px the page does not scroll sideways; the grid scrolls inside its own box', async () => {
-  const { page: narrow } = await browser.open(site.url + QUERY);
-  await narrow.setViewportSize({ width: 320, height: 700 });
-  await narrow.waitForSelector('body[data-state="ready"]');
-  assert.equal(await narrow.evaluate(() => document.documentElement.scrollWidth), 320);
-  await narrow.close();
+  assert.equal(await suite.scrollWidthAt(QUERY, 320), 320);
 });
 
 test('axe-core finds no accessibility violations, in light and dark', async () => {
-  const scanner = await launchAxeScanner();
-  try {
+  await withAxeScanner(async (scanner) => {
     // The default page, a left-padded batch whose heatmap shows fully masked queries and a cell
     // edit, and a batch the core refuses (error box, no grid).
     for (const query of ['grid.html', 'grid.html?side=left&pos=from_mask&row=1&tl=1.2', 'grid.html?padding=max_length&max=3'])
       for (const colorScheme of ['light', 'dark']) {
-        const violations = await scanner.scan(site.url + query, { colorScheme, prepare: ready });
+        const violations = await scanner.scan(suite.url(query), { colorScheme, prepare: ready });
         assert.deepEqual(violations, [], `${query} (${colorScheme})`);
       }
-  } finally {
-    await scanner.close();
-  }
+  });
 });
 
 test('no console errors, page errors, failed requests or CSP violations', () => {

@@ -3,15 +3,21 @@
 // - startSite(): serves the built site (dist/, from `vite build`) from a tiny static server on a
 //   free port, mounted under a sub-path (/masklab/) to prove the build works away from the
 //   domain root. .wasm is served as application/wasm so streaming compilation is used.
-// - launchBrowser(): Debian's Chromium through playwright-core, fresh temp profile, no downloads.
-//   open(url) returns the page plus `problems`: console errors, uncaught page errors, failed
-//   requests and HTTP errors, so a test can assert that a page logged nothing bad.
+// - launchBrowser({ bypassCSP }): Debian's Chromium through playwright-core, fresh temp profile,
+//   no downloads. open(url) returns the page plus `problems`: console errors, uncaught page
+//   errors, failed requests and HTTP errors, so a test can assert that a page logged nothing bad.
+//   bypassCSP is for axe-scan.mjs only (it injects a script); learners' pages keep their CSP.
+// - useSiteAndBrowser(): the before/after hooks every suite here needs (site + browser), and
+//   open(path) relative to the site, recording every page's problems for allProblems().
+// - launchChromium(): the same Chromium as a plain Browser (for many fresh contexts; the page
+//   benchmark, scripts/bench/pages.mjs, uses it).
 // Always close() what you start (use `after`).
 
 import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
@@ -100,8 +106,21 @@ export async function startSite() {
   };
 }
 
-/** Launches Chromium with a fresh profile. Returns { open(url), close }. */
-export async function launchBrowser() {
+/**
+ * Launches the same Chromium (binary, flags, headless) as a plain Browser, for callers that need
+ * many fresh contexts: each browser.newContext() starts with an empty cache and storage.
+ * Playwright gives the browser its own temporary user-data dir and removes it on close().
+ */
+export function launchChromium() {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+}
+
+/**
+ * Launches Chromium with a fresh profile. Returns { context, open(url), close }.
+ * `bypassCSP: true` lets a test inject scripts the pages' CSP would refuse (axe-scan.mjs); every
+ * other suite runs the pages under their real CSP, so a CSP violation shows up in `problems`.
+ */
+export async function launchBrowser({ bypassCSP = false } = {}) {
   const profile = mkdtempSync(join(tmpdir(), 'masklab-chromium-'));
   let context;
   try {
@@ -109,6 +128,7 @@ export async function launchBrowser() {
       executablePath: CHROMIUM_PATH,
       headless: true,
       args: CHROMIUM_ARGS,
+      bypassCSP,
       viewport: { width: 1100, height: 800 },
     });
   } catch (error) {
@@ -144,4 +164,60 @@ export async function launchBrowser() {
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Registers the node:test hooks a suite file needs: before its tests, start the site and a
+ * browser, then run `setUp()` if given (e.g. open the one page the file tests); after them, close
+ * both. Call it once, at the top of the file. Do the file's own set-up in `setUp`, not in a second
+ * `before`: node starts top-level hooks without waiting for the one before, so a second hook could
+ * run before the browser exists. The returned handle, for tests and `setUp`:
+ *   site, browser            from startSite() and launchBrowser()
+ *   url(path)                the page's address on the site: url('lab.html?a=1')
+ *   open(path, options)      browser.open(url(path), options) -> { page, problems }
+ *   openSettled(path, {failed})  open, then wait until <body data-state="ready"> or the page's
+ *                            error status (`failed`, default '#status.error-box') shows, so a
+ *                            broken page fails in the assertions rather than as a timeout
+ *   allProblems()            the problems of every page opened through open(), in one list
+ *   scrollWidthAt(path, width)  opens path at that viewport width and returns the document's
+ *                            scrollWidth once ready (equal to width: no sideways scrolling)
+ */
+export function useSiteAndBrowser({ setUp } = {}) {
+  const problemLists = [];
+  const suite = {
+    site: null,
+    browser: null,
+    url: (path = '') => `${suite.site.url}${path}`,
+    async open(path = '', options) {
+      const opened = await suite.browser.open(suite.url(path), options);
+      problemLists.push(opened.problems);
+      return opened;
+    },
+    async openSettled(path = '', { failed = '#status.error-box' } = {}) {
+      const opened = await suite.open(path);
+      await opened.page.waitForSelector(`body[data-state="ready"], ${failed}`, { timeout: 20_000 });
+      return opened;
+    },
+    allProblems: () => problemLists.flat(),
+    async scrollWidthAt(path, width) {
+      const { page } = await suite.open(path);
+      try {
+        await page.setViewportSize({ width, height: 700 });
+        await page.waitForSelector('body[data-state="ready"]');
+        return await page.evaluate(() => document.documentElement.scrollWidth);
+      } finally {
+        await page.close();
+      }
+    },
+  };
+  before(async () => {
+    suite.site = await startSite();
+    suite.browser = await launchBrowser();
+    await setUp?.();
+  });
+  after(async () => {
+    await suite.browser?.close();
+    await suite.site?.close();
+  });
+  return suite;
 }

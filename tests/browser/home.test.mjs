@@ -8,30 +8,19 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { launchAxeScanner } from './axe-scan.mjs';
-import { REPO_ROOT, launchBrowser, startSite } from './helpers.mjs';
+import { withAxeScanner } from './axe-scan.mjs';
+import { REPO_ROOT, useSiteAndBrowser } from './helpers.mjs';
 
 const index = JSON.parse(readFileSync(join(REPO_ROOT, 'web', 'generated', 'content', 'index.json'), 'utf8'));
 
-let site;
-let browser;
-
-before(async () => {
-  site = await startSite();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const suite = useSiteAndBrowser();
 
 const progressOf = (page, id) => page.textContent(`.exercise-progress[data-exercise="${id}"]`);
 
 test('home lists every exercise with a link, and the labs and ways in', async () => {
-  const { page, problems } = await browser.open(site.url);
+  const { page, problems } = await suite.open();
   await page.waitForSelector('body[data-state="ready"]');
   assert.equal(await page.locator('.exercise-card').count(), index.length);
   const link = page.locator('.exercise-card a[href="./exercise.html?ex=pad-to-max-all-ones"]');
@@ -46,7 +35,7 @@ test('home lists every exercise with a link, and the labs and ways in', async ()
 });
 
 test('after attempts on the exercise page, home shows attempts, best score and solved', async () => {
-  const { page, problems } = await browser.open(`${site.url}exercise.html?ex=pad-to-max-all-ones`);
+  const { page, problems } = await suite.open('exercise.html?ex=pad-to-max-all-ones');
   await page.waitForSelector('body[data-state="ready"]');
   const option = (i) => page.locator('[role="option"]').nth(i);
   // Attempt 1: one bug found -> 1 / 3.
@@ -60,7 +49,7 @@ test('after attempts on the exercise page, home shows attempts, best score and s
   assert.equal(await page.textContent('#score'), 'Score: 3 / 3');
   assert.match(await page.textContent('#result .progress'), /Attempts: 2 · best score 3 \/ 3 · solved ✓/);
 
-  await page.goto(site.url);
+  await page.goto(suite.url());
   await page.waitForSelector('body[data-state="ready"]');
   assert.equal(await progressOf(page, 'pad-to-max-all-ones'), '✓ Solved · 2 attempts · best 3 / 3');
   assert.match(await page.textContent('#exercise-summary'), new RegExp(`^1 of ${index.length} solved$`));
@@ -69,13 +58,10 @@ test('after attempts on the exercise page, home shows attempts, best score and s
 });
 
 test('axe: home has no violations, light and dark', async () => {
-  const scanner = await launchAxeScanner();
-  try {
+  await withAxeScanner(async (scanner) => {
     for (const colorScheme of ['light', 'dark']) {
-      const violations = await scanner.scan(site.url, { colorScheme, prepare: (page) => page.waitForSelector('body[data-state="ready"]') });
+      const violations = await scanner.scan(suite.url(), { colorScheme, prepare: (page) => page.waitForSelector('body[data-state="ready"]') });
       assert.deepEqual(violations, [], colorScheme);
     }
-  } finally {
-    await scanner.close();
-  }
+  });
 });

@@ -4,32 +4,22 @@
 // 320 px works; axe finds nothing.
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { launchAxeScanner } from './axe-scan.mjs';
-import { REPO_ROOT, launchBrowser, startSite } from './helpers.mjs';
-import { loadCore } from '../../web/core/masklab.js';
+import { withAxeScanner } from './axe-scan.mjs';
+import { useSiteAndBrowser } from './helpers.mjs';
+import { loadWasmCore } from '../node/helpers.mjs';
 import { TOY_VOCAB, toyBatch, toyMicroBatch } from '../../web/lab/toy-logits.js';
 
-let site;
-let browser;
 let page;
 let problems;
 let core;
 
-before(async () => {
-  site = await startSite();
-  browser = await launchBrowser();
-  ({ page, problems } = await browser.open(`${site.url}lab.html`));
-  await page.waitForSelector('body[data-state="ready"], #status.error-box', { timeout: 20_000 });
-  core = await loadCore({ wasmBinary: readFileSync(join(REPO_ROOT, 'web', 'generated', 'masklab_core.wasm')) });
-});
-
-after(async () => {
-  await browser?.close();
-  await site?.close();
+const suite = useSiteAndBrowser({
+  async setUp() {
+    ({ page, problems } = await suite.openSettled('lab.html'));
+    core = await loadWasmCore();
+  },
 });
 
 async function typeInto(text) {
@@ -163,7 +153,7 @@ test('state survives a reload', async () => {
 });
 
 test('a bad URL parameter is explained', async () => {
-  const { page: bad, problems: badProblems } = await browser.open(`${site.url}lab.html?a=abc&mn=2,99`);
+  const { page: bad, problems: badProblems } = await suite.open('lab.html?a=abc&mn=2,99');
   await bad.waitForSelector('body[data-state="ready"]');
   const note = await bad.textContent('#url-note');
   assert.match(note, /a=abc is not a number/);
@@ -173,18 +163,13 @@ test('a bad URL parameter is explained', async () => {
 });
 
 test('at 320 px the page does not scroll sideways', async () => {
-  const { page: narrow } = await browser.open(`${site.url}lab.html`);
-  await narrow.setViewportSize({ width: 320, height: 700 });
-  await narrow.waitForSelector('body[data-state="ready"]');
-  assert.equal(await narrow.evaluate(() => document.documentElement.scrollWidth), 320);
-  await narrow.close();
+  assert.equal(await suite.scrollWidthAt('lab.html', 320), 320);
 });
 
 test('axe-core finds no accessibility violations, in light and dark', async () => {
-  const scanner = await launchAxeScanner();
-  try {
+  await withAxeScanner(async (scanner) => {
     for (const colorScheme of ['light', 'dark']) {
-      const violations = await scanner.scan(`${site.url}lab.html?py=1&pdx=3&mn=0,6`, {
+      const violations = await scanner.scan(suite.url('lab.html?py=1&pdx=3&mn=0,6'), {
         colorScheme,
         prepare: async (p) => {
           await p.waitForSelector('body[data-state="ready"]');
@@ -193,9 +178,7 @@ test('axe-core finds no accessibility violations, in light and dark', async () =
       });
       assert.deepEqual(violations, [], colorScheme);
     }
-  } finally {
-    await scanner.close();
-  }
+  });
 });
 
 test('no console errors, page errors, failed requests or CSP violations', () => {

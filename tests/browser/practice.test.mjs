@@ -11,11 +11,11 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
 import { drawExercises } from '../../web/practice/draw.js';
-import { launchAxeScanner } from './axe-scan.mjs';
-import { REPO_ROOT, launchBrowser, startSite } from './helpers.mjs';
+import { withAxeScanner } from './axe-scan.mjs';
+import { REPO_ROOT, useSiteAndBrowser } from './helpers.mjs';
 
 const CONTENT = join(REPO_ROOT, 'web', 'generated', 'content');
 const INDEX = JSON.parse(readFileSync(join(CONTENT, 'index.json'), 'utf8'));
@@ -29,23 +29,10 @@ const FIRST_MARK = FIRST.errors[0].units[0];
 const SECOND_MARK = SECOND.passage.units.findIndex((u) => u.error === null);
 const TOTAL_MAX = FIRST.errors.length + SECOND.errors.length;
 
-let site;
-let browser;
-const allProblems = [];
-
-before(async () => {
-  site = await startSite();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const suite = useSiteAndBrowser();
 
 async function openPractice(query = '') {
-  const { page, problems } = await browser.open(`${site.url}practice.html${query}`);
-  allProblems.push(problems);
+  const { page } = await suite.open(`practice.html${query}`);
   await page.waitForSelector('body[data-state]');
   return page;
 }
@@ -311,7 +298,7 @@ test('bad link parameters and corrupt storage are reported or ignored, never fat
   assert.ok(await page.locator('#step-title').isVisible(), 'the session still starts, with defaults');
 
   await page.evaluate(() => localStorage.setItem('masklab.progress.v1', '{not json'));
-  await page.goto(`${site.url}practice.html`);
+  await page.goto(suite.url('practice.html'));
   await page.waitForSelector('body[data-state="ready"]');
   assert.match(await page.textContent('.history-empty'), /No sessions yet/);
 
@@ -348,13 +335,12 @@ test('embed=1 drops the site frame; hide= switches panels off but keeps Start', 
 });
 
 test('no console errors, page errors or failed requests on any page above', () => {
-  assert.deepEqual(allProblems.flat(), []);
+  assert.deepEqual(suite.allProblems(), []);
 });
 
 test('axe: no violations on set-up, session and summary, light and dark', async () => {
-  const scanner = await launchAxeScanner();
   const ready = (page) => page.waitForSelector('body[data-state="ready"]');
-  try {
+  await withAxeScanner(async (scanner) => {
     for (const colorScheme of ['light', 'dark']) {
       const screens = {
         setup: [`practice.html?seed=${SEED}`, async (page) => {
@@ -367,11 +353,9 @@ test('axe: no violations on set-up, session and summary, light and dark', async 
         summary: [`practice.html?n=2&seed=${SEED}&step=summary&scores=1,0&grades=g&saved=1`, ready],
       };
       for (const [name, [path, prepare]] of Object.entries(screens)) {
-        const violations = await scanner.scan(`${site.url}${path}`, { colorScheme, prepare });
+        const violations = await scanner.scan(suite.url(path), { colorScheme, prepare });
         assert.deepEqual(violations, [], `${colorScheme}, ${name}`);
       }
     }
-  } finally {
-    await scanner.close();
-  }
+  });
 });

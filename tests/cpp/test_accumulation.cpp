@@ -18,21 +18,19 @@
 #include "accumulation.hpp"
 #include "input_error.hpp"
 
+#include "fixtures.hpp"
+
 using namespace masklab;
+using namespace masklab::test;
 
 namespace {
 
 constexpr double kEps = 1e-12;
 const double kLn2 = std::log(2.0);
 
+// All-zero logits [B,T,V]: every scored token has loss ln V.
 LossInput zeros(int B, int T, int V, std::vector<int> labels) {
-  LossInput in;
-  in.B = B;
-  in.T = T;
-  in.V = V;
-  in.logits.assign(static_cast<size_t>(B) * T * V, 0.0);
-  in.labels = std::move(labels);
-  return in;
+  return loss_input(B, T, V, std::vector<double>(static_cast<size_t>(B) * T * V, 0.0), std::move(labels));
 }
 
 // A: one row [0,1,0] -> 3 labels, 2 targets after the shift.

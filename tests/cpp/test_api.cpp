@@ -13,11 +13,12 @@
 #include "api.hpp"
 #include "json.hpp"
 
+#include "fixtures.hpp"
+
 using namespace masklab;
+using namespace masklab::test;
 
 namespace {
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 // Asserts the error shape and returns the result for further checks.
 ApiResult expect_error(std::string_view command, const std::string& request) {

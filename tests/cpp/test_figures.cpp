@@ -10,17 +10,10 @@
 #include "collate.hpp"
 #include "figures.hpp"
 
+#include "fixtures.hpp"
+
 using namespace masklab;
-
-namespace {
-
-Feature ids(std::vector<int> input_ids) {
-  Feature f;
-  f.input_ids = std::move(input_ids);
-  return f;
-}
-
-}  // namespace
+using namespace masklab::test;
 
 TEST_SUITE("figures") {
 

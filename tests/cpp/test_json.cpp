@@ -14,18 +14,15 @@
 #include "input_error.hpp"
 #include "json.hpp"
 
+#include "fixtures.hpp"
+
 using namespace masklab;
+using namespace masklab::test;
 
 namespace {
 
 InputError parse_error(const std::string& text) {
-  try {
-    parse_json(text);
-  } catch (const InputError& e) {
-    return e;
-  }
-  FAIL("parse_json accepted: " << text);
-  return InputError("", "");
+  return input_error([&] { parse_json(text); }, "parse_json accepted: " + text);
 }
 
 bool reads_back(double x) { return std::strtod(format_number(x).c_str(), nullptr) == x; }

@@ -16,38 +16,12 @@
 #include "input_error.hpp"
 #include "labels.hpp"
 
+#include "fixtures.hpp"
+
 using namespace masklab;
+using namespace masklab::test;
 
 namespace {
-
-Feature ids(std::vector<int> input_ids) {
-  Feature f;
-  f.input_ids = std::move(input_ids);
-  return f;
-}
-
-std::string show(const std::vector<int>& flat, int B, int T) {
-  std::string s = "[";
-  for (int b = 0; b < B; ++b) {
-    s += b ? ",[" : "[";
-    for (int t = 0; t < T; ++t) s += (t ? "," : "") + std::to_string(flat[static_cast<size_t>(b) * T + t]);
-    s += "]";
-  }
-  return s + "]";
-}
-
-// "given . . | given . padding": rows separated by " | ", "." for a trained label.
-std::string reasons(const Batch& b) {
-  std::string s;
-  for (int r = 0; r < b.B; ++r) {
-    if (r) s += " | ";
-    for (int t = 0; t < b.T; ++t) {
-      const char* name = reason_name(b.label_reasons[b.at(r, t)]);
-      s += (t ? " " : "") + std::string(*name ? name : ".");
-    }
-  }
-  return s;
-}
 
 CollateOptions pad_is_eos(LabelPolicy policy) {
   CollateOptions o;
@@ -55,16 +29,6 @@ CollateOptions pad_is_eos(LabelPolicy policy) {
   o.eos_token_id = 2;
   o.label_policy = policy;
   return o;
-}
-
-InputError collate_error(std::vector<Feature> features, const CollateOptions& o) {
-  try {
-    collate(std::move(features), o);
-  } catch (const InputError& e) {
-    return e;
-  }
-  FAIL("collate accepted input it should have rejected");
-  return InputError("", "");
 }
 
 }  // namespace

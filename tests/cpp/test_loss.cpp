@@ -15,22 +15,15 @@
 #include "input_error.hpp"
 #include "loss.hpp"
 
+#include "fixtures.hpp"
+
 using namespace masklab;
+using namespace masklab::test;
 
 namespace {
 
 constexpr double kEps = 1e-12;
 const double kLn2 = std::log(2.0), kLn3 = std::log(3.0), kLn4 = std::log(4.0);
-
-LossInput make(int B, int T, int V, std::vector<double> logits, std::vector<int> labels) {
-  LossInput in;
-  in.B = B;
-  in.T = T;
-  in.V = V;
-  in.logits = std::move(logits);
-  in.labels = std::move(labels);
-  return in;
-}
 
 // B=2, T=3, V=2, shift on.
 //   row 0: logits [ln3,0] [0,0] [0,0], labels [-100, 0, 1]
@@ -39,7 +32,7 @@ LossInput make(int B, int T, int V, std::vector<double> logits, std::vector<int>
 //          logit 1 vs label[2]=1: p=1/4 -> ln 4
 // sum = ln(4/3) + ln 2 + ln 4 = ln(32/3), 3 targets.
 LossInput two_rows() {
-  return make(2, 3, 2,
+  return loss_input(2, 3, 2,
               {kLn3, 0, 0, 0, 0, 0,   //
                0, 0, kLn3, 0, 0, 0},  //
               {-100, 0, 1,            //
@@ -47,13 +40,7 @@ LossInput two_rows() {
 }
 
 InputError loss_error(const LossInput& in) {
-  try {
-    cross_entropy(in);
-  } catch (const InputError& e) {
-    return e;
-  }
-  FAIL("cross_entropy accepted input it should have rejected");
-  return InputError("", "");
+  return input_error([&] { cross_entropy(in); }, "cross_entropy accepted input it should have rejected");
 }
 
 // Deterministic, non-symmetric logits so the gradient check is not a special case.
@@ -170,14 +157,14 @@ TEST_CASE("double shift: pre-shifted labels plus the loss's shift score the next
   std::vector<double> logits(16, 0.0);
   for (int t = 0; t < 3; ++t) logits[t * 4 + t + 1] = 1e4;
   SUBCASE("labels = input_ids: each logit gets the next token; loss 0") {
-    LossInput in = make(1, 4, 4, logits, {0, 1, 2, 3});
+    LossInput in = loss_input(1, 4, 4, logits, {0, 1, 2, 3});
     LossResult r = cross_entropy(in);
     CHECK(r.targets == std::vector<int>{1, 2, 3, -100});
     CHECK(r.num_targets == 3);
     CHECK(*r.loss == doctest::Approx(0.0));
   }
   SUBCASE("labels pre-shifted to [1,2,3,-100]: logit 0 (which read token 0) is scored against token 2") {
-    LossInput in = make(1, 4, 4, logits, {1, 2, 3, -100});
+    LossInput in = loss_input(1, 4, 4, logits, {1, 2, 3, -100});
     LossResult r = cross_entropy(in);
     CHECK(r.targets == std::vector<int>{2, 3, -100, -100});
     CHECK(r.num_targets == 2);  // one target fewer per row, too
@@ -188,7 +175,7 @@ TEST_CASE("double shift: pre-shifted labels plus the loss's shift score the next
 
 TEST_CASE("all targets ignored: mean has no loss and says NaN; sum is 0") {
   // PyTorch >= 1.11 returns NaN for a mean over zero targets (pytorch #70348) and 0 for the sum.
-  LossInput in = make(1, 3, 2, std::vector<double>(6, 0.0), {-100, -100, -100});
+  LossInput in = loss_input(1, 3, 2, std::vector<double>(6, 0.0), {-100, -100, -100});
   LossResult mean = cross_entropy(in);
   CHECK_FALSE(mean.loss.has_value());
   CHECK(mean.num_targets == 0);
@@ -201,7 +188,7 @@ TEST_CASE("all targets ignored: mean has no loss and says NaN; sum is 0") {
   CHECK(*sum.loss == 0.0);
 
   SUBCASE("only label[0] is set: under the shift it is never scored") {
-    LossInput first = make(1, 3, 2, std::vector<double>(6, 0.0), {1, -100, -100});
+    LossInput first = loss_input(1, 3, 2, std::vector<double>(6, 0.0), {1, -100, -100});
     CHECK_FALSE(cross_entropy(first).loss.has_value());
   }
 }
@@ -236,7 +223,7 @@ TEST_CASE("num_items_in_batch 0: no loss, with a reason; missing or negative: In
 
 TEST_CASE("logits of +-1e4 stay finite and give the exact loss") {
   // log-softmax of [1e4, -1e4]: [0, -2e4] (exp(-2e4) underflows to 0 next to 1).
-  LossInput in = make(1, 1, 2, {1e4, -1e4}, {0});
+  LossInput in = loss_input(1, 1, 2, {1e4, -1e4}, {0});
   in.shift = false;
   LossResult r0 = cross_entropy(in);
   REQUIRE(r0.loss.has_value());
@@ -299,7 +286,7 @@ TEST_CASE("shapes that do not fit are InputErrors") {
 
 TEST_CASE("gradient of every scalar reduction matches central finite differences") {
   // B=2, T=3, V=3; targets in both rows so every reduction is defined.
-  LossInput in = make(2, 3, 3, wiggly_logits(18), {-100, 2, 0, 1, -100, 1});
+  LossInput in = loss_input(2, 3, 3, wiggly_logits(18), {-100, 2, 0, 1, -100, 1});
   SUBCASE("mean") { check_gradient(in); }
   SUBCASE("sum") {
     in.reduction = Reduction::Sum;
@@ -322,7 +309,7 @@ TEST_CASE("gradient of every scalar reduction matches central finite differences
 
 TEST_CASE("mean gradient: each logit row sums to 0 over V, and unscored rows are 0") {
   // d/dz of -log softmax(z)[y] is softmax(z) - onehot(y): its entries sum to 1 - 1 = 0.
-  LossInput in = make(2, 3, 3, wiggly_logits(18), {-100, 2, 0, 1, -100, 1});
+  LossInput in = loss_input(2, 3, 3, wiggly_logits(18), {-100, 2, 0, 1, -100, 1});
   in.gradient = true;
   LossResult r = cross_entropy(in);
   REQUIRE(r.gradient.size() == 18u);
@@ -346,7 +333,7 @@ TEST_CASE("gradient: none is refused, and an undefined loss has no gradient") {
   in.reduction = Reduction::None;
   CHECK(loss_error(in).field == "gradient");
 
-  LossInput empty = make(1, 2, 2, {0, 0, 0, 0}, {-100, -100});
+  LossInput empty = loss_input(1, 2, 2, {0, 0, 0, 0}, {-100, -100});
   empty.gradient = true;
   LossResult r = cross_entropy(empty);
   CHECK_FALSE(r.loss.has_value());
@@ -355,7 +342,7 @@ TEST_CASE("gradient: none is refused, and an undefined loss has no gradient") {
 
 TEST_CASE("all-zero logits over V give ln V per token") {
   // One row [x, 1, 3] over V=4: two targets, each ln 4.
-  LossInput in = make(1, 3, 4, std::vector<double>(12, 0.0), {0, 1, 3});
+  LossInput in = loss_input(1, 3, 4, std::vector<double>(12, 0.0), {0, 1, 3});
   LossResult r = cross_entropy(in);
   CHECK(r.num_targets == 2);
   CHECK(*r.loss == doctest::Approx(kLn4).epsilon(kEps));

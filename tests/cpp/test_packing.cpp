@@ -10,30 +10,12 @@
 #include "figures.hpp"
 #include "packing.hpp"
 
+#include "fixtures.hpp"
+
 using namespace masklab;
+using namespace masklab::test;
 
 namespace {
-
-Feature ids(std::vector<int> input_ids) {
-  Feature f;
-  f.input_ids = std::move(input_ids);
-  return f;
-}
-
-std::string show(const std::vector<int>& v) {
-  std::string s = "[";
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
-  return s + "]";
-}
-
-std::string reasons(const Batch& b) {
-  std::string s;
-  for (int t = 0; t < b.T; ++t) {
-    const char* name = reason_name(b.label_reasons[b.at(0, t)]);
-    s += (t ? " " : "") + std::string(*name ? name : ".");
-  }
-  return s;
-}
 
 CollateOptions packing(Packing p) {
   CollateOptions o;

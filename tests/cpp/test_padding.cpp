@@ -16,43 +16,10 @@
 #include "input_error.hpp"
 #include "padding.hpp"
 
+#include "fixtures.hpp"
+
 using namespace masklab;
-
-namespace {
-
-Feature ids(std::vector<int> input_ids) {
-  Feature f;
-  f.input_ids = std::move(input_ids);
-  return f;
-}
-
-// A list printed as JSON: "[5,6,2]".
-std::string show(const std::vector<int>& v) {
-  std::string s = "[";
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
-  return s + "]";
-}
-
-// A [B,T] row-major buffer printed as the JSON the CLI writes: "[[5,6,2],[7,2,0]]".
-std::string show(const std::vector<int>& flat, int B, int T) {
-  std::string s = "[";
-  for (int b = 0; b < B; ++b)
-    s += (b ? "," : "") + show(std::vector<int>(flat.begin() + b * T, flat.begin() + (b + 1) * T));
-  return s + "]";
-}
-
-// Runs collate and returns the InputError it throws (field and message), or fails the test.
-InputError collate_error(std::vector<Feature> features, const CollateOptions& o) {
-  try {
-    collate(std::move(features), o);
-  } catch (const InputError& e) {
-    return e;
-  }
-  FAIL("collate accepted input it should have rejected");
-  return InputError("", "");
-}
-
-}  // namespace
+using namespace masklab::test;
 
 TEST_SUITE("padding") {
 

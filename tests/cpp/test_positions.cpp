@@ -9,27 +9,10 @@
 #include "collate.hpp"
 #include "positions.hpp"
 
+#include "fixtures.hpp"
+
 using namespace masklab;
-
-namespace {
-
-Feature ids(std::vector<int> input_ids) {
-  Feature f;
-  f.input_ids = std::move(input_ids);
-  return f;
-}
-
-std::string show(const std::vector<int>& flat, int B, int T) {
-  std::string s = "[";
-  for (int b = 0; b < B; ++b) {
-    s += b ? ",[" : "[";
-    for (int t = 0; t < T; ++t) s += (t ? "," : "") + std::to_string(flat[static_cast<size_t>(b) * T + t]);
-    s += "]";
-  }
-  return s + "]";
-}
-
-}  // namespace
+using namespace masklab::test;
 
 TEST_SUITE("positions") {
 

@@ -14,7 +14,10 @@
 #include "json.hpp"
 #include "requests.hpp"
 
+#include "fixtures.hpp"
+
 using namespace masklab;
+using namespace masklab::test;
 
 namespace {
 
@@ -27,19 +30,11 @@ const Decoder kAttention = [](const Json& j) { decode_attention(j); };
 const Decoder kInspect = [](const Json& j) { decode_inspect(j); };
 
 InputError decode_error(const Decoder& decode, const std::string& text) {
-  try {
-    decode(parse_json(text));
-  } catch (const InputError& e) {
-    return e;
-  }
-  FAIL("decoded a request it should have rejected: " << text);
-  return InputError("", "");
+  return input_error([&] { decode(parse_json(text)); }, "decoded a request it should have rejected: " + text);
 }
 
 // "field message", the way the site and the CLI print an error.
 std::string said(const InputError& e) { return e.field + " " + e.message; }
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 }  // namespace
 
