@@ -10,7 +10,7 @@ import { h, replaceChildren } from '../shared/dom.js';
 import { embedCode } from '../shared/embed.js';
 import { initPage } from '../shared/page.js';
 import { exerciseIndex } from '../exercise/catalog.js';
-import { createCopyControl } from '../exercise/copy-text.js';
+import { createCopyControl } from '../shared/copy-text.js';
 import { createMessageLog } from './message-log.js';
 import { WIDGETS, widgetById } from './widgets.js';
 import './authors.css';

@@ -10,6 +10,7 @@
 import { h, liveRegion, replaceChildren } from '../shared/dom.js';
 import { formatLoss, formatNumber, formatShare } from '../shared/format.js';
 import { initPage } from '../shared/page.js';
+import { renderEmbedPanel } from '../shared/embed-panel.js';
 import { defineState } from '../shared/url-state.js';
 import { loadCore } from '../core/masklab.js';
 import { renderComparison } from '../grid/compare.js';
@@ -40,6 +41,7 @@ const TEXT = {
 const STATE = defineState({ pads: { type: 'int', min: 0, max: MAX_EXTRA_PADS, default: 8 } });
 
 initPage({ widget: 'dilution' });
+renderEmbedPanel(document.getElementById('share-panel'), { page: 'dilution.html', title: 'masklab loss dilution', height: 1200 });
 
 const status = document.getElementById('status');
 const urlNote = document.getElementById('url-note');

@@ -10,11 +10,11 @@
 
 import { loadCore } from '../core/masklab.js';
 import { h, liveRegion, replaceChildren } from '../shared/dom.js';
-import { embedCode, postToHost } from '../shared/embed.js';
+import { postToHost } from '../shared/embed.js';
 import { applyHiddenPanels, hiddenPanels, initPage } from '../shared/page.js';
 import { loadProgress, recordAttempt } from '../shared/store.js';
 import { exerciseIndex, loadExercise } from './catalog.js';
-import { createCopyControl } from './copy-text.js';
+import { EMBED_PANEL_TEXT, renderEmbedPanel } from '../shared/embed-panel.js';
 import { EXERCISE_STATE } from './exercise-state.js';
 import { renderExplanation } from './explanation.js';
 import { fillLiveNumbers, markLiveNumbersUnavailable } from './live-numbers.js';
@@ -353,24 +353,14 @@ function renderPage(exercise, index, initialState, notes) {
   if (state.checked || state.solution || hiddenPanels().has('passage')) unlock();
   updateButtons();
 
-  // Share / embed (not inside an embed: the host already has the code).
-  const share = document.getElementById('share-panel');
-  if (embedded) share.hidden = true;
-  else {
-    const src = () => {
-      const url = new URL('./exercise.html', location.href);
-      url.search = new URLSearchParams({ ex: exercise.id, embed: '1' }).toString();
-      return url.href;
-    };
-    const copy = createCopyControl({ label: TEXT.copyEmbed, getText: () => embedCode(src(), TEXT.embedFrameTitle(exercise.title), 900), textareaLabel: TEXT.embedArea });
-    replaceChildren(
-      share,
-      h('h2', {}, TEXT.embedTitle),
-      h('p', {}, TEXT.embedIntro),
-      copy.element,
-      h('p', {}, h('a', { href: './authors.html' }, TEXT.forAuthors)),
-    );
-  }
+  // Share / embed: the exercise itself, not the learner's marks.
+  renderEmbedPanel(document.getElementById('share-panel'), {
+    page: 'exercise.html',
+    title: TEXT.embedFrameTitle(exercise.title),
+    height: 900,
+    params: { ex: exercise.id },
+    text: { ...EMBED_PANEL_TEXT, title: TEXT.embedTitle, intro: TEXT.embedIntro, copy: TEXT.copyEmbed, area: TEXT.embedArea, guide: TEXT.forAuthors },
+  });
 
   applyHiddenPanels();
   status.hidden = true;

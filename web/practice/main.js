@@ -11,6 +11,7 @@
 import { h, liveRegion, replaceChildren } from '../shared/dom.js';
 import { postToHost } from '../shared/embed.js';
 import { applyHiddenPanels, initPage } from '../shared/page.js';
+import { renderEmbedPanel } from '../shared/embed-panel.js';
 import { loadProgress, recordAttempt, recordPractice } from '../shared/store.js';
 import { exerciseIndex, loadExercise } from '../exercise/catalog.js';
 import { createBugStep } from './bug-step.js';
@@ -51,6 +52,7 @@ const TEXT = {
 };
 
 initPage({ widget: 'practice' });
+renderEmbedPanel(document.getElementById('share-panel'), { page: 'practice.html', title: 'masklab interview practice', height: 1000 });
 
 const announcer = liveRegion();
 document.body.append(announcer);

@@ -8,7 +8,7 @@
 // long-press copies it. Either way the outcome is written in a status line (a live region).
 // Not here: what is copied.
 
-import { h } from '../shared/dom.js';
+import { h } from './dom.js';
 
 export const COPY_TEXT = {
   copied: 'Copied to the clipboard.',
