@@ -8,11 +8,15 @@ import { checkClaim, evaluateClaims, parseMetric, readMetric } from '../../web/s
 
 // Two hand-built "inspect responses": 2 rows, T = 3, D = 2.
 // buggy: row 0 has 3 real tokens, row 1 has 2 (one pad). fixed: the same rows.
-function response({ loss, lossReal, padTargets, eos, outputs, lengths = [3, 2] }) {
+// isPad says where the pad is (right padding by default: row 1, t = 2).
+const RIGHT = [[0, 0, 0], [0, 0, 1]];
+const LEFT = [[0, 0, 0], [1, 0, 0]];
+function response({ loss, lossReal, padTargets, eos, outputs, lengths = [3, 2], isPad = RIGHT }) {
   return {
     batch: {
       input_ids: [[5, 6, 7], [8, 9, 0]],
       lengths,
+      is_pad: isPad,
       rows: [
         { pad_targets: padTargets[0], eos_targets: eos[0], ignored: { padding: 0 } },
         { pad_targets: padTargets[1], eos_targets: eos[1], ignored: {} },
@@ -71,13 +75,13 @@ test('readMetric: single paths, aggregators, missing keys', () => {
 test('real_output_change: max |Δ| over real tokens only; pads are ignored', () => {
   // Right padding: row 1's real tokens are t = 0, 1; the only difference is at the pad (t = 2).
   assert.equal(readMetric('real_output_change', 'buggy', { buggy, fixed }), 0);
-  // Left padding: row 1's real tokens are t = 1, 2, so the 0.5 at t = 2 now counts.
-  const left = { buggy, fixed, buggyRequest: { padding_side: 'left' }, fixedRequest: { padding_side: 'left' } };
-  assert.equal(readMetric('real_output_change', 'buggy', left), 0.5);
+  // Left padding (is_pad from the core): row 1's real tokens are t = 1, 2, so the 0.5 at t = 2 counts.
+  const leftBuggy = { ...buggy, batch: { ...buggy.batch, is_pad: LEFT } };
+  const leftFixed = { ...fixed, batch: { ...fixed.batch, is_pad: LEFT } };
+  assert.equal(readMetric('real_output_change', 'buggy', { buggy: leftBuggy, fixed: leftFixed }), 0.5);
   // Matched by k-th real token: buggy row 1 left-padded (t = 1, 2) vs fixed right-padded (t = 0, 1):
   // k = 0: |9 - 7| = 2, |10 - 8| = 2; k = 1: |11 - 9| = 2, |12 - 10| = 2 -> 2.
-  const mixed = { buggy, fixed, buggyRequest: { padding_side: 'left' }, fixedRequest: { padding_side: 'right' } };
-  assert.equal(readMetric('real_output_change', 'buggy', mixed), 2);
+  assert.equal(readMetric('real_output_change', 'buggy', { buggy: leftBuggy, fixed }), 2);
 });
 
 test('evaluateClaims: each expectation kind, with details that show the numbers', () => {

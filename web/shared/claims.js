@@ -125,27 +125,26 @@ function aggregate(aggregator, values) {
   }
 }
 
-// Positions of row b's real tokens: the first `length` positions under right padding, the last
-// `length` under left padding. The side comes from the response if the core reports it, else from
-// the request, else right (the default of every collate request).
-function realPositions(response, request, b) {
-  const length = response.batch.lengths[b];
-  const T = response.batch.input_ids[b].length;
-  const side = response.batch.padding_side ?? request?.padding_side ?? 'right';
-  const start = side === 'left' ? T - length : 0;
-  return Array.from({ length }, (_, k) => start + k);
+// Positions of row b's real tokens, read from the core's is_pad (padding by position, whatever the
+// side or the pad id).
+function realPositions(response, b) {
+  const positions = [];
+  response.batch.is_pad[b].forEach((pad, t) => {
+    if (!pad) positions.push(t);
+  });
+  return positions;
 }
 
 function realOutputChange(context) {
-  const { buggy, fixed, buggyRequest, fixedRequest } = context;
+  const { buggy, fixed } = context;
   const outA = buggy?.attention?.output;
   const outB = fixed?.attention?.output;
-  if (!outA || !outB || !buggy.batch?.lengths || !fixed.batch?.lengths) throw new Error(TEXT.noOutputs);
+  if (!outA || !outB || !buggy.batch?.is_pad || !fixed.batch?.is_pad) throw new Error(TEXT.noOutputs);
   if (outA.length !== outB.length) throw new Error(TEXT.rowCount(outA.length, outB.length));
   let change = 0;
   for (let b = 0; b < outA.length; b += 1) {
-    const posA = realPositions(buggy, buggyRequest, b);
-    const posB = realPositions(fixed, fixedRequest, b);
+    const posA = realPositions(buggy, b);
+    const posB = realPositions(fixed, b);
     const n = Math.min(posA.length, posB.length);
     for (let k = 0; k < n; k += 1) {
       const a = outA[b][posA[k]];
@@ -278,7 +277,7 @@ function checkExpectation(key, expected, actual, metricText, side, context) {
 
 /**
  * Evaluates every claim against the two inspect responses.
- * options: { buggyRequest, fixedRequest } (used to find real tokens under left padding).
+ * options: { buggyRequest, fixedRequest } are passed through to the context for callers' use.
  * Returns [{ text, ok, details, checks: [{ side, ok, message }] }]; a malformed claim or a core
  * error gives ok: false with the reason in details, never a throw.
  */
