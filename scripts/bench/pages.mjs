@@ -1,0 +1,415 @@
+// Prints the site's page figures, measured in headless Chromium on the built site (dist/):
+//   - per page: requests, bytes transferred (raw, and gzip -9 of every response body, as a
+//     compressing server would send them), and time to interactive over cold loads;
+//   - on the exercise page, also the time until the passage is visible (before the core is ready);
+//   - on the token grid: latency from pressing Enter on a labels cell to the new loss on screen.
+// Figures only, no assertions: timings vary with the machine and its load. Not here: the core's
+// own size and speed (bench.mjs), pass/fail checks of the pages (tests/browser/).
+//
+//   node scripts/bench/pages.mjs      (scripts/bench.sh runs it after bench.mjs)
+//
+// Builds dist/ with `npx vite build` when it is missing or older than its sources, serves it
+// and launches Chromium exactly as the browser tests do (tests/browser/helpers.mjs). Every cold
+// load uses a new browser context (empty cache and storage; the server also sends no-store).
+
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+import { DIST, REPO_ROOT, launchChromium, startSite } from '../../tests/browser/helpers.mjs';
+
+const COLD_LOADS = 5;
+const TOGGLES = 30;
+const FRAME_MS = 1000 / 60;
+const READY_TIMEOUT_MS = 20_000;
+// After a page is interactive, the network must stay idle this long before its bytes are summed
+// (lazy chunks, KaTeX fonts and the authors page's embedded exercise arrive after the marker).
+const NETWORK_QUIET_MS = 500;
+const VIEWPORT = { width: 1100, height: 800 }; // as launchBrowser() in helpers.mjs
+
+// What "interactive" means on each page: the first moment its marks all match, timed in the page
+// from navigation start. A mark's `visible` asks for a rendered box, not only a DOM node.
+// `failed` is what the page shows when it gives up (reported instead of a time).
+const PAGES = [
+  {
+    // Home: the exercise list renders at once; the page is done when the core demo has shown
+    // its collated batch and loss, both computed by the wasm core (core-demo.js sets data-state).
+    name: 'index',
+    path: 'index.html',
+    means: 'core demo: batch + loss shown',
+    marks: { ready: { selector: 'body[data-state="ready"]' } },
+    failed: 'body[data-state="error"]',
+  },
+  {
+    // Exercise (no ?ex=: the first exercise). Here body[data-state="ready"] marks the passage
+    // (the exercise JSON is rendered; the wasm core loads in parallel), so it is the "passage"
+    // time. Interactive = the core has answered: "See it break" lists the claims it evaluated on
+    // the core's inspect answers (the panel sits in a section hidden until Check, so the claim
+    // list only has to exist).
+    name: 'exercise',
+    path: 'exercise.html',
+    means: '"See it break" claims computed',
+    marks: {
+      passage: { selector: 'body[data-state="ready"] #passage-box [role="option"]', visible: true },
+      ready: { selector: '#break-panel .claim-list' },
+    },
+    failed: 'body[data-state="error"], #break-panel .error-box',
+  },
+  {
+    // Token grid: data-state is set after the first core.inspect answer is drawn (grid/main.js).
+    name: 'grid',
+    path: 'grid.html',
+    means: 'grid + summary drawn from inspect',
+    marks: { ready: { selector: 'body[data-state="ready"] [data-figure="loss"] dd[data-value]' } },
+    failed: '#status.error-box',
+  },
+  {
+    // Loss dilution: data-state is set once the core has answered every padding level and the
+    // headline figures are drawn (dilution/main.js).
+    name: 'dilution',
+    path: 'dilution.html',
+    means: 'headline figures + plot from core',
+    marks: { ready: { selector: 'body[data-state="ready"] #headline [data-figure] dd' } },
+    failed: '#status.error-box',
+  },
+  {
+    // Normalization lab: the function panel works at once; data-state is set when the core has
+    // loaded and both loss panels are drawn from its answers (lab/main.js).
+    name: 'lab',
+    path: 'lab.html',
+    means: 'both loss panels from core',
+    marks: { ready: { selector: 'body[data-state="ready"]' } },
+    failed: '#status.error-box',
+  },
+  {
+    // Interview practice uses no core: data-state is set when the setup screen is shown.
+    name: 'practice',
+    path: 'practice.html',
+    means: 'setup screen shown (no core)',
+    marks: { ready: { selector: 'body[data-state="ready"]' } },
+    failed: 'body[data-state="error"]',
+  },
+  {
+    // Course authors: data-state is set when the embed builder is filled in; the page uses no
+    // core. Its live example iframe (an exercise page) loads on its own and is not waited for,
+    // but its requests count in the bytes.
+    name: 'authors',
+    path: 'authors.html',
+    means: 'embed builder filled (no core)',
+    marks: { ready: { selector: 'body[data-state="ready"]' } },
+    failed: null,
+  },
+];
+
+// ---- build ---------------------------------------------------------------------------------
+
+// Newest modification time of the files under a path (folders walked, skipping node_modules).
+function newestMtime(path) {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = 0;
+  for (const entry of readdirSync(path)) {
+    if (entry === 'node_modules') continue;
+    newest = Math.max(newest, newestMtime(join(path, entry)));
+  }
+  return newest;
+}
+
+function ensureBuilt() {
+  const built = join(DIST, 'index.html');
+  const sources = Math.max(...['web', 'vite.config.js', 'package-lock.json'].map((p) => newestMtime(join(REPO_ROOT, p))));
+  if (existsSync(built) && statSync(built).mtimeMs >= sources) return 'up to date';
+  try {
+    execFileSync('npx', ['vite', 'build'], { cwd: REPO_ROOT, stdio: 'pipe', encoding: 'utf8' });
+  } catch (error) {
+    process.stderr.write(`${error.stdout ?? ''}${error.stderr ?? ''}`);
+    throw new Error('`npx vite build` failed (output above)');
+  }
+  return 'rebuilt';
+}
+
+// ---- in-page timing --------------------------------------------------------------------------
+
+// Runs in the page before any of its scripts (an init script): records performance.now() — ms
+// since navigation start — the first time each mark's selector matches, checked after every DOM
+// mutation, so no polling delay is added. Results in window.__pageBench.
+function recordMarks({ marks, failed }) {
+  const bench = { marks: {}, failed: null, done: false };
+  window.__pageBench = bench;
+  const names = Object.keys(marks);
+  const matches = (mark) => {
+    const el = document.querySelector(mark.selector);
+    if (!el) return false;
+    return !mark.visible || (el.checkVisibility ? el.checkVisibility() : el.getClientRects().length > 0);
+  };
+  const check = () => {
+    const now = performance.now();
+    for (const name of names) if (!(name in bench.marks) && matches(marks[name])) bench.marks[name] = now;
+    if (bench.failed === null && failed && document.querySelector(failed)) bench.failed = now;
+    if (names.every((n) => n in bench.marks) || bench.failed !== null) {
+      bench.done = true;
+      observer.disconnect();
+    }
+  };
+  const observer = new MutationObserver(check);
+  observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+}
+
+async function newContext(browser, spec) {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  await context.addInitScript(recordMarks, { marks: spec.marks, failed: spec.failed });
+  return context;
+}
+
+// One cold load: a fresh context, navigate, wait until the page is interactive (or gives up).
+// Returns { marks: { name: ms }, failed: ms | null }.
+async function coldLoad(browser, url, spec) {
+  const context = await newContext(browser, spec);
+  try {
+    const page = await context.newPage();
+    await page.goto(url, { waitUntil: 'commit' });
+    await page.waitForFunction(() => window.__pageBench?.done, null, { timeout: READY_TIMEOUT_MS, polling: 50 });
+    return await page.evaluate(() => ({ marks: window.__pageBench.marks, failed: window.__pageBench.failed }));
+  } catch (error) {
+    return { marks: {}, failed: null, error: error.message.split('\n')[0] };
+  } finally {
+    await context.close();
+  }
+}
+
+// One more cold load, untimed, for the bytes. Returns { requests, raw, gzip } or { error }.
+async function transfer(browser, url, spec) {
+  const context = await newContext(browser, spec);
+  try {
+    return await summedResponses(context, url);
+  } catch (error) {
+    return { error: error.message.split('\n')[0] };
+  } finally {
+    await context.close();
+  }
+}
+
+// Sums every response (all frames) of one navigation once the page is interactive and the
+// network has been idle for NETWORK_QUIET_MS. Returns { requests, raw, gzip }.
+async function summedResponses(context, url) {
+  const page = await context.newPage();
+  let inFlight = 0;
+  let lastActivity = Date.now();
+  const sizes = [];
+  const httpErrors = [];
+  context.on('request', () => {
+    inFlight += 1;
+    lastActivity = Date.now();
+  });
+  const settle = () => {
+    inFlight -= 1;
+    lastActivity = Date.now();
+  };
+  context.on('requestfinished', settle);
+  context.on('requestfailed', settle);
+  context.on('response', (response) => {
+    if (response.status() >= 400) httpErrors.push(`HTTP ${response.status()} ${new URL(response.url()).pathname}`);
+    // Redirects have no body; they still count as a request.
+    sizes.push(response.body().then((body) => body, () => Buffer.alloc(0)));
+  });
+  await page.goto(url, { waitUntil: 'load' });
+  await page.waitForFunction(() => window.__pageBench?.done, null, { timeout: READY_TIMEOUT_MS, polling: 50 }).catch(() => {});
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline && (inFlight > 0 || Date.now() - lastActivity < NETWORK_QUIET_MS)) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const bodies = await Promise.all(sizes);
+  let raw = 0;
+  let gzip = 0;
+  for (const body of bodies) {
+    raw += body.length;
+    gzip += gzipSync(body, { level: 9 }).length;
+  }
+  return { requests: bodies.length, raw, gzip, httpErrors };
+}
+
+// ---- grid toggle latency -------------------------------------------------------------------
+
+// Installed in the grid page: on Enter (capture phase, before the grid's handler) note the key
+// event's time and the loss text; when a mutation of the summary changes that text, note the
+// time, then wait for the next animation frame plus one task (a MessageChannel message runs after
+// that frame's style, layout and paint), so the second figure includes rendering the new frame.
+function installToggleProbe() {
+  const summary = document.getElementById('summary');
+  const lossText = () => summary.querySelector('[data-figure="loss"] dd[data-value]')?.textContent ?? '';
+  const probe = { pending: null, results: [] };
+  window.__toggleProbe = probe;
+  document.addEventListener(
+    'keydown',
+    (event) => {
+      if (event.key === 'Enter') probe.pending = { start: event.timeStamp, before: lossText() };
+    },
+    true,
+  );
+  new MutationObserver(() => {
+    const pending = probe.pending;
+    if (!pending || lossText() === pending.before) return;
+    const changed = performance.now();
+    probe.pending = null;
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => {
+        probe.results.push({ text: changed - pending.start, frame: performance.now() - pending.start });
+      };
+      channel.port2.postMessage(null);
+    });
+  }).observe(summary, { subtree: true, childList: true, characterData: true });
+}
+
+// Row 1's labels cell at position 1: its label is a trained real token (labels[1] is scored by
+// logit 0), so each Enter flips it between its id and −100 and the loss changes every time.
+// (Position 0's label is never scored after the shift, so toggling it would not move the loss.)
+const TOGGLE_CELL = '.token-grid td[data-field="labels"][data-b="0"][data-t="1"][data-toggle="1"]';
+
+async function gridToggles(browser, url) {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  try {
+    const page = await context.newPage();
+    page.setDefaultTimeout(5_000);
+    await page.goto(url, { waitUntil: 'load' });
+    await page.waitForSelector('body[data-state="ready"]', { timeout: READY_TIMEOUT_MS });
+    await page.evaluate(installToggleProbe);
+    for (let i = 0; i < TOGGLES; i += 1) {
+      // The grid is redrawn on every toggle and keeps focus on the same cell; focusing it again
+      // (outside the timed span) only makes sure the key goes there.
+      await page.focus(TOGGLE_CELL);
+      await page.keyboard.press('Enter');
+      await page.waitForFunction((n) => window.__toggleProbe.results.length >= n, i + 1, { polling: 'raf' });
+    }
+    return { results: await page.evaluate(() => window.__toggleProbe.results) };
+  } catch (error) {
+    return { results: [], error: error.message.split('\n')[0] };
+  } finally {
+    await context.close();
+  }
+}
+
+// ---- report ----------------------------------------------------------------------------------
+
+const sorted = (xs) => [...xs].sort((a, b) => a - b);
+const median = (xs) => {
+  const s = sorted(xs);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+};
+// Nearest-rank percentile: the smallest value with at least p% of the samples at or below it.
+const percentile = (xs, p) => sorted(xs)[Math.max(0, Math.ceil((p / 100) * xs.length) - 1)];
+const kib = (bytes) => (bytes / 1024).toFixed(1);
+const ms = (x, digits = 0) => (x === undefined ? '—' : `${x.toFixed(digits)} ms`);
+
+// Median and min of one mark over the cold loads, and how many loads failed to reach it.
+function markStats(loads, name) {
+  const times = loads.map((l) => l.marks[name]).filter((t) => t !== undefined);
+  const missed = loads.length - times.length;
+  const why = loads.find((l) => l.error || l.failed !== null);
+  const note = missed ? `${missed} of ${loads.length} loads never ready: ${why?.error ?? 'the page showed an error'}` : '';
+  return { median: times.length ? median(times) : undefined, min: times.length ? Math.min(...times) : undefined, note };
+}
+
+function table(rows) {
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+  // First and last column left-aligned (names, words), figures right-aligned.
+  for (const row of rows) {
+    console.log(
+      row
+        .map((cell, c) => (c === 0 || c === row.length - 1 ? cell.padEnd(widths[c]) : cell.padStart(widths[c])))
+        .join('  ')
+        .trimEnd(),
+    );
+  }
+}
+
+// Closed in `finally`, and on Ctrl-C / kill too, so no browser or server outlives the bench.
+let site;
+let browser;
+async function cleanUp() {
+  await browser?.close().catch(() => {});
+  await site?.close();
+  browser = undefined;
+  site = undefined;
+}
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    console.error(`bench pages: ${signal}, closing the browser and the server`);
+    cleanUp().finally(() => process.exit(130));
+  });
+}
+
+async function main() {
+  const started = Date.now();
+  const buildState = ensureBuilt();
+  let firstExercise = '(unknown: no web/generated/content/index.json)';
+  try {
+    firstExercise = JSON.parse(readFileSync(join(REPO_ROOT, 'web', 'generated', 'content', 'index.json'), 'utf8'))[0]?.id ?? firstExercise;
+  } catch {}
+
+  try {
+    site = await startSite();
+    browser = await launchChromium();
+
+    const rows = [['page', 'requests', 'raw KiB', 'gzip KiB', 'ready median', 'ready min', 'interactive means']];
+    const notes = [];
+    for (const spec of PAGES) {
+      const url = site.url + spec.path;
+      // Warm-up load, not counted: the first load after launch also pays for starting a renderer
+      // process type and the server's first file reads. It doubles as the bytes measurement.
+      const bytes = await transfer(browser, url, spec);
+      const loads = [];
+      for (let i = 0; i < COLD_LOADS; i += 1) {
+        loads.push(await coldLoad(browser, url, spec));
+        if (loads.at(-1).error) break; // a page that timed out once would only time out again
+      }
+      const ready = markStats(loads, 'ready');
+      if (bytes.error) {
+        rows.push([spec.name, '—', '—', '—', ms(ready.median), ms(ready.min), spec.means]);
+        notes.push(`${spec.name}: no byte figures: ${bytes.error}`);
+      } else {
+        rows.push([spec.name, String(bytes.requests), kib(bytes.raw), kib(bytes.gzip), ms(ready.median), ms(ready.min), spec.means]);
+        if (bytes.httpErrors.length) notes.push(`${spec.name}: ${bytes.httpErrors.join(', ')}`);
+      }
+      if (ready.note) notes.push(`${spec.name}: ${ready.note}`);
+      if (spec.marks.passage) {
+        const passage = markStats(loads, 'passage');
+        rows.push(['  passage', '', '', '', ms(passage.median), ms(passage.min), 'passage visible (core still loading)']);
+        if (passage.note) notes.push(`exercise passage: ${passage.note}`);
+        const early = loads.filter((l) => l.marks.passage !== undefined && l.marks.ready !== undefined && l.marks.passage < l.marks.ready).length;
+        notes.push(`exercise: passage visible before the core was ready in ${early} of ${loads.length} loads`);
+      }
+    }
+
+    console.log(`\nmasklab pages: dist/ (${buildState}) in headless Chromium, ${COLD_LOADS} cold loads per page (new context each)`);
+    console.log(`bytes: every response of one extra load, all frames; gzip = sum of each body at gzip -9. exercise = ${firstExercise}`);
+    table(rows);
+    for (const note of notes) console.log(note);
+
+    const toggles = await gridToggles(browser, `${site.url}grid.html`);
+    console.log(`\nmasklab pages: grid toggle latency, Enter on a labels cell (row 1, position 1), ${TOGGLES} presses alternating it`);
+    if (toggles.results.length === 0) {
+      console.log(`no figures: ${toggles.error ?? 'the loss never changed'}`);
+    } else {
+      const text = toggles.results.map((r) => r.text);
+      const frame = toggles.results.map((r) => r.frame);
+      table([
+        ['from the key press to', 'median', 'p95', 'in one 16.7 ms frame'],
+        ['loss text changed', ms(median(text), 1), ms(percentile(text, 95), 1), `${text.filter((x) => x <= FRAME_MS).length} of ${text.length}`],
+        ['next frame rendered', ms(median(frame), 1), ms(percentile(frame, 95), 1), `${frame.filter((x) => x <= FRAME_MS).length} of ${frame.length}`],
+      ]);
+      if (toggles.error) console.log(`stopped early: ${toggles.error}`);
+    }
+  } finally {
+    await cleanUp();
+  }
+  console.log(`\n(pages benchmark took ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+}
+
+main().catch((error) => {
+  console.error(`bench pages: ${error.message}`);
+  process.exitCode = 1;
+});
