@@ -397,10 +397,22 @@ std::string format_number(double x) {
     std::snprintf(buf, sizeof buf, "%.0f", x);
     return buf;
   }
+  // Shortest of 15, 16 or 17 significant digits that reads back to x. %g drops trailing zeros,
+  // so a number with a short form (0.5, 0.1) already prints short at 16 digits; 15 is tried only
+  // when 16 used every digit, and 17 always reads back. Each printf/strtod pair is the cost of
+  // a response, so the common cases take one or two.
   char buf[40];
-  for (int precision = 15; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof buf, "%.*g", precision, x);
-    if (std::strtod(buf, nullptr) == x) break;
+  std::snprintf(buf, sizeof buf, "%.16g", x);
+  if (std::strtod(buf, nullptr) != x) {
+    std::snprintf(buf, sizeof buf, "%.17g", x);
+    return buf;
+  }
+  int digits = 0;
+  for (const char* c = buf; *c && *c != 'e'; ++c) digits += (*c >= '0' && *c <= '9') ? 1 : 0;
+  if (digits >= 16) {
+    char shorter[40];
+    std::snprintf(shorter, sizeof shorter, "%.15g", x);
+    if (std::strtod(shorter, nullptr) == x) return shorter;
   }
   return buf;
 }

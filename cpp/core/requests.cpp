@@ -336,10 +336,10 @@ Json encode_accumulation(const AccumulationResult& r) {
   return out;
 }
 
-Json encode_attention(const AttentionResult& r, int B, int T, int D) {
+Json encode_attention(const AttentionResult& r, int B, int T, int D, bool with_scores) {
   Json out = Json::object();
   std::vector<double> visible(r.visible.begin(), r.visible.end());
-  out.set("scores", number_cube(r.scores, B, T, T));
+  if (with_scores) out.set("scores", number_cube(r.scores, B, T, T));
   out.set("visible", number_cube(visible, B, T, T));
   out.set("weights", number_cube(r.weights, B, T, T));
   out.set("output", number_cube(r.output, B, T, D));
@@ -372,7 +372,9 @@ Json encode_inspect(const InspectResult& r, const InspectInput& in) {
   out.set("vocab", std::move(vocab));
   out.set("vocab_size", Json::number(r.V));
   out.set("loss", encode_loss(r.loss, shape));
-  out.set("attention", encode_attention(r.attention, batch.B, batch.T, kEmbeddingDim));
+  // The grid draws weights; raw scores of fixed embeddings teach nothing and cost a third of the
+  // answer, so inspect leaves them out (the attention command returns them).
+  out.set("attention", encode_attention(r.attention, batch.B, batch.T, kEmbeddingDim, false));
   const InspectSummary& s = r.summary;
   Json summary = Json::object();
   summary.set("targets", Json::number(s.targets))

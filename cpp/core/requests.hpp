@@ -28,7 +28,7 @@ InspectInput decode_inspect(const Json& request);
 Json encode_batch(const Batch& batch, const CollateOptions& options);
 Json encode_loss(const LossResult& result, const LossInput& input);
 Json encode_accumulation(const AccumulationResult& result);
-Json encode_attention(const AttentionResult& result, int B, int T, int D);
+Json encode_attention(const AttentionResult& result, int B, int T, int D, bool with_scores = true);
 Json encode_inspect(const InspectResult& result, const InspectInput& input);
 
 }  // namespace masklab
