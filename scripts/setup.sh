@@ -2,7 +2,7 @@
 # Prepares a machine to build and test masklab. Idempotent: a second run changes nothing.
 #
 # Installs, only when missing, the Debian 12 packages the build needs (emscripten, cmake, g++,
-# doctest-dev, chromium), then the npm packages when node_modules is missing or older than
+# doctest-dev, chromium, fonts-liberation), then the npm packages when node_modules is missing or older than
 # package-lock.json. Node.js itself (>= 20.19, for Vite 8) is expected to be installed already:
 # Debian 12's own nodejs is too old, so this script stops with a message instead of guessing.
 set -euo pipefail
@@ -16,6 +16,9 @@ command -v cmake >/dev/null 2>&1 || missing+=(cmake)
 command -v g++ >/dev/null 2>&1 || missing+=(g++)
 [ -f /usr/include/doctest/doctest.h ] || missing+=(doctest-dev)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+# Text in headless screenshots and axe's contrast checks need a real font; with
+# --no-install-recommends chromium may come without one.
+[ -d /usr/share/fonts/truetype/liberation ] || missing+=(fonts-liberation)
 
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ]; then
