@@ -36,18 +36,43 @@ const input = Object.fromEntries(
     .map((page) => [relative(root, page).replace(/\.html$/, '').split('\\').join('/'), page]),
 );
 
-// The dev server injects CSS as inline <style> tags, which the pages' strict CSP refuses. Only
-// under `vite` (serve) is 'unsafe-inline' added to style-src; the built site keeps the strict policy.
-const devStyles = {
-  name: 'masklab-dev-inline-styles',
-  apply: 'serve',
-  transformIndexHtml: (html) => html.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'"),
+// What every page's <head> shares, written once: the Content-Security-Policy (no inline scripts
+// or styles, no eval; wasm may compile), the icon and the site's styles. Pages keep only their own
+// title, description and script. Injected before Vite processes the HTML, so the stylesheet is
+// bundled and hashed like any other.
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+].join('; ');
+
+function pageHead({ dev }) {
+  // The dev server injects CSS as inline <style> tags, which the strict policy refuses; only under
+  // `vite` (serve) does style-src allow them. The built site keeps the strict policy.
+  const policy = dev ? CSP.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'") : CSP;
+  return [
+    `<meta http-equiv="Content-Security-Policy" content="${policy}">`,
+    '<link rel="icon" href="./favicon.svg" type="image/svg+xml">',
+    '<link rel="stylesheet" href="./shared/site.css">',
+  ].join('\n    ');
+}
+
+const sharedHead = {
+  name: 'masklab-page-head',
+  transformIndexHtml: {
+    order: 'pre',
+    handler: (html, ctx) => html.replace(/<meta charset="utf-8">/, (m) => `${m}\n    ${pageHead({ dev: Boolean(ctx.server) })}`),
+  },
 };
 
 export default defineConfig({
   root,
   base: './',
-  plugins: [devStyles],
+  plugins: [sharedHead],
   build: {
     outDir: resolve(here, 'dist'),
     emptyOutDir: true,
