@@ -8,7 +8,8 @@
 // A table rather than a canvas: the numbers are the text alternative, so a screen reader walks
 // the same figures a sighted reader sees. Shading is paired with printed weights; a key hidden
 // by the masks is hatched and marked ×; pad keys and fully masked queries carry a glyph and
-// words. Not here: choosing the row (the page's select) or computing any weight.
+// words. The table is built once per length T and then updated in place, so a redraw costs only
+// the cells that changed. Not here: choosing the row (the page's select) or computing any weight.
 
 import { h, replaceChildren } from '../shared/dom.js';
 import { formatNumber } from '../shared/format.js';
@@ -33,12 +34,59 @@ export const ATTENTION_TEXT = {
   legend: 'Darker = more weight; the number is the weight. × = key hidden by the causal and/or attention mask. ░ = pad position.',
 };
 
+// A pad glyph for a header, with the word for screen readers.
+function padMark() {
+  return h('span', { class: 'pad-mark' }, ` ${ATTENTION_TEXT.padGlyph}`, h('span', { class: 'visually-hidden' }, ` ${ATTENTION_TEXT.padSpoken}`));
+}
+
+// Sets an element's class only when it differs (a write forces the browser to restyle it).
+function setClass(el, name) {
+  if (el.className !== name) {
+    if (name) el.className = name;
+    else el.removeAttribute('class');
+  }
+}
+
 export function createAttentionMap(container) {
   const note = h('p', { class: 'attention-note' });
+  const caption = h('caption');
   const table = h('table', { class: 'attention-map' });
   const scroller = h('div', { class: 'grid-scroll attention-scroll', role: 'region', tabindex: '0' }, table);
   const legend = h('p', { class: 'attention-legend' }, ATTENTION_TEXT.legend);
   replaceChildren(container, scroller, note, legend);
+
+  // The table is built once per sequence length T and then updated in place: a toggle that
+  // leaves the attention unchanged (any labels toggle) writes nothing, and a mask toggle
+  // rewrites only the cells whose weight or visibility changed. Each header and cell remembers
+  // the key of what it shows (`shown`), so the comparison never reads the DOM.
+  let size = -1;
+  let keyHeads = [];
+  let queryRows = [];
+  let queryHeads = [];
+  let cells = [];
+  let shown = new Map();
+
+  function build(T) {
+    keyHeads = Array.from({ length: T }, () => h('th', { scope: 'col' }));
+    queryHeads = Array.from({ length: T }, () => h('th', { scope: 'row' }));
+    cells = Array.from({ length: T }, () => Array.from({ length: T }, () => h('td')));
+    queryRows = queryHeads.map((th, q) => h('tr', {}, th, cells[q]));
+    shown = new Map();
+    replaceChildren(
+      table,
+      caption,
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col', class: 'corner' }, ATTENTION_TEXT.corner), keyHeads)),
+      h('tbody', {}, queryRows),
+    );
+    size = T;
+  }
+
+  // Replaces el's content by build() when `key` differs from what el shows.
+  function fill(el, key, build) {
+    if (shown.get(el) === key) return;
+    shown.set(el, key);
+    build();
+  }
 
   function update(response, b, { isPad } = {}) {
     const att = response.attention;
@@ -48,52 +96,55 @@ export function createAttentionMap(container) {
     const T = weights.length;
     const pad = (t) => isPad?.[b]?.[t] === 1;
     const masked = new Set(att.fully_masked_queries.filter(([row]) => row === b).map(([, t]) => t));
-    scroller.setAttribute('aria-label', ATTENTION_TEXT.region(b));
+    const region = ATTENTION_TEXT.region(b);
+    if (scroller.getAttribute('aria-label') !== region) scroller.setAttribute('aria-label', region);
+    if (T !== size) build(T);
+    const captionText = ATTENTION_TEXT.caption(b);
+    if (caption.textContent !== captionText) caption.textContent = captionText;
 
-    const head = h(
-      'tr',
-      {},
-      h('th', { scope: 'col', class: 'corner' }, ATTENTION_TEXT.corner),
-      Array.from({ length: T }, (_, k) =>
-        h(
-          'th',
-          { scope: 'col', class: pad(k) ? 'pad' : undefined },
-          ATTENTION_TEXT.key(k, tokens[k]),
-          pad(k) ? h('span', { class: 'pad-mark' }, ` ${ATTENTION_TEXT.padGlyph}`, h('span', { class: 'visually-hidden' }, ` ${ATTENTION_TEXT.padSpoken}`)) : null,
-        ),
-      ),
-    );
-    const rows = Array.from({ length: T }, (_, q) =>
-      h(
-        'tr',
-        { class: masked.has(q) ? 'fully-masked' : undefined },
-        h(
-          'th',
-          { scope: 'row', class: pad(q) ? 'pad' : undefined },
+    for (let k = 0; k < T; k += 1) {
+      const th = keyHeads[k];
+      fill(th, `${tokens[k]}|${pad(k)}`, () => {
+        setClass(th, pad(k) ? 'pad' : '');
+        th.replaceChildren(ATTENTION_TEXT.key(k, tokens[k]), ...(pad(k) ? [padMark()] : []));
+      });
+    }
+    for (let q = 0; q < T; q += 1) {
+      const th = queryHeads[q];
+      setClass(queryRows[q], masked.has(q) ? 'fully-masked' : '');
+      fill(th, `${tokens[q]}|${pad(q)}|${masked.has(q)}`, () => {
+        setClass(th, pad(q) ? 'pad' : '');
+        th.replaceChildren(
           ATTENTION_TEXT.query(q, tokens[q]),
-          pad(q) ? h('span', { class: 'pad-mark' }, ` ${ATTENTION_TEXT.padGlyph}`, h('span', { class: 'visually-hidden' }, ` ${ATTENTION_TEXT.padSpoken}`)) : null,
-          masked.has(q) ? h('span', { class: 'masked-mark' }, ` ${ATTENTION_TEXT.fullyMasked}`) : null,
-        ),
-        Array.from({ length: T }, (_, k) => {
-          if (!visible[q][k]) {
-            return h(
-              'td',
-              { class: `hidden-key${pad(k) ? ' pad' : ''}` },
+          ...(pad(q) ? [padMark()] : []),
+          ...(masked.has(q) ? [h('span', { class: 'masked-mark' }, ` ${ATTENTION_TEXT.fullyMasked}`)] : []),
+        );
+      });
+      for (let k = 0; k < T; k += 1) {
+        const td = cells[q][k];
+        if (!visible[q][k]) {
+          fill(td, `hidden|${pad(k)}`, () => {
+            setClass(td, `hidden-key${pad(k) ? ' pad' : ''}`);
+            td.style.removeProperty('--w');
+            td.replaceChildren(
               h('span', { 'aria-hidden': 'true' }, ATTENTION_TEXT.hiddenGlyph),
               h('span', { class: 'visually-hidden' }, ATTENTION_TEXT.hiddenSpoken),
             );
-          }
-          const w = weights[q][k];
-          const td = h('td', { class: `${w >= 0.5 ? 'strong' : ''}${pad(k) ? ' pad' : ''}`.trim() || undefined }, formatNumber(w, 2));
+          });
+          continue;
+        }
+        const w = weights[q][k];
+        fill(td, `${w}|${pad(k)}`, () => {
+          setClass(td, `${w >= 0.5 ? 'strong' : ''}${pad(k) ? ' pad' : ''}`.trim());
           td.style.setProperty('--w', String(w));
-          return td;
-        }),
-      ),
-    );
-    replaceChildren(table, h('caption', {}, ATTENTION_TEXT.caption(b)), h('thead', {}, head), h('tbody', {}, rows));
-    note.textContent = masked.size
+          td.textContent = formatNumber(w, 2);
+        });
+      }
+    }
+    const noteText = masked.size
       ? ATTENTION_TEXT.some([...masked].map((t) => ATTENTION_TEXT.queryName(t)).join(', '))
       : ATTENTION_TEXT.none;
+    if (note.textContent !== noteText) note.textContent = noteText;
   }
 
   return { update };

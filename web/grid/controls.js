@@ -198,30 +198,31 @@ export function createControls(form, { onChange, onClearEdits, onReset }) {
     removeButton.disabled = state.n <= MIN_EXAMPLES;
   }
 
+  // Writes `next` into the form. Only values that differ are written: set() runs on every
+  // recompute (every grid toggle), and each write would make the browser restyle the form.
   function set(next) {
     const rebuild = !state || state.n !== next.n;
     state = next;
     if (rebuild) renderExamples();
+    const write = (el, prop, value) => {
+      if (el && el[prop] !== value) el[prop] = value;
+    };
     for (let i = 1; i <= state.n; i += 1) {
-      for (const key of [`p${i}`, `e${i}`]) {
-        const input = control(key);
-        if (input && input.value !== state[key]) input.value = state[key];
-      }
-      const label = form.querySelector(`#${idOf(`e${i}-label`)}`);
-      if (label) label.textContent = CONTROLS_TEXT.text(state[`p${i}`].trim() !== '');
+      for (const key of [`p${i}`, `e${i}`]) write(control(key), 'value', state[key]);
+      write(form.querySelector(`#${idOf(`e${i}-label`)}`), 'textContent', CONTROLS_TEXT.text(state[`p${i}`].trim() !== ''));
     }
-    for (const key of ['padding', 'tside', 'multiple', 'mask', 'labels', 'labelpad', 'packing', 'pos']) control(key).value = state[key];
+    for (const key of ['padding', 'tside', 'multiple', 'mask', 'labels', 'labelpad', 'packing', 'pos']) write(control(key), 'value', state[key]);
     if (Number(control('max').value) !== state.max || control('max').value === '') control('max').value = String(state.max);
-    control('trunc').checked = state.trunc;
-    control('padeos').checked = state.padeos;
-    control(`side-${state.side}`).checked = true;
-    control(`attn-${state.attn}`).checked = true;
+    write(control('trunc'), 'checked', state.trunc);
+    write(control('padeos'), 'checked', state.padeos);
+    write(control(`side-${state.side}`), 'checked', true);
+    write(control(`attn-${state.attn}`), 'checked', true);
     // max_length only matters with max_length padding or truncation; say so by disabling it.
-    control('max').disabled = !(state.padding === 'max_length' || state.trunc);
-    control('tside').disabled = !state.trunc;
+    write(control('max'), 'disabled', !(state.padding === 'max_length' || state.trunc));
+    write(control('tside'), 'disabled', !state.trunc);
     const edits = state.tm.length + state.tl.length;
-    clearButton.textContent = edits ? CONTROLS_TEXT.clearEdits(edits) : CONTROLS_TEXT.noEdits;
-    clearButton.disabled = edits === 0;
+    write(clearButton, 'textContent', edits ? CONTROLS_TEXT.clearEdits(edits) : CONTROLS_TEXT.noEdits);
+    write(clearButton, 'disabled', edits === 0);
   }
 
   function read(name, input) {

@@ -14,7 +14,7 @@ import { loadCore } from '../core/masklab.js';
 import { createAttentionMap } from './attention-map.js';
 import { createControls } from './controls.js';
 import { GRID_STATE, inspectRequest, toggleCell } from './grid-state.js';
-import { summaryList } from './summary.js';
+import { createSummary } from './summary.js';
 import { createLegend, createTokenGrid, padMap } from './token-grid.js';
 
 // Every user-visible string of the page script, in one place.
@@ -40,6 +40,8 @@ const urlNote = document.getElementById('url-note');
 const staleNote = document.getElementById('stale-note');
 const summaryBox = document.getElementById('summary');
 const rowSelect = document.getElementById('attention-row');
+const gridPanel = document.querySelector('[data-panel="grid"]');
+const attentionPanel = document.querySelector('[data-panel="attention"]');
 const announcer = liveRegion();
 document.body.append(announcer);
 
@@ -81,19 +83,51 @@ const grid = createTokenGrid(document.getElementById('token-grid'), {
 });
 document.getElementById('grid-legend').append(createLegend());
 const attentionMap = createAttentionMap(document.getElementById('attention'));
+const summary = createSummary(summaryBox);
+
+// The URL is written at once after a form change (a reload right after it must restore it),
+// but when the page is next idle for a cell toggle: history.replaceState costs ~2 ms on this
+// page (and Chromium then refetches the favicon), work the toggle's redraw should not wait for.
+// A later write of either kind replaces a pending one.
+let pendingUrl = null;
+function cancelUrlWrite() {
+  if (!pendingUrl) return;
+  if (pendingUrl.idle !== undefined) cancelIdleCallback(pendingUrl.idle);
+  clearTimeout(pendingUrl.timer);
+  pendingUrl = null;
+}
+function writeUrlNow() {
+  cancelUrlWrite();
+  GRID_STATE.write(state);
+}
+function writeUrlWhenIdle() {
+  cancelUrlWrite();
+  const job = {};
+  const run = () => {
+    if (pendingUrl !== job) return;
+    pendingUrl = null;
+    GRID_STATE.write(state);
+  };
+  // At the latest 250 ms later; browsers without requestIdleCallback (Safari) use the timer.
+  if (typeof requestIdleCallback === 'function') job.idle = requestIdleCallback(run, { timeout: 250 });
+  else job.timer = setTimeout(run, 50);
+  pendingUrl = job;
+}
 
 rowSelect.addEventListener('change', () => {
   state = { ...state, row: Number(rowSelect.value) };
-  GRID_STATE.write(state);
+  writeUrlNow();
   if (lastGood) drawAttention(lastGood.response, lastGood.request);
 });
 
 function drawAttention(response, request) {
+  if (attentionPanel.hidden) return;
   attentionMap.update(response, state.row, { isPad: padMap(response, request) });
 }
 
 function recompute(how = { kind: 'option' }) {
   controls.set(state);
+  const shownState = state; // the form shows it; set it again only if state changes below
   if (!core) return;
   const request = inspectRequest(state);
   const response = core.inspect(request);
@@ -108,7 +142,7 @@ function recompute(how = { kind: 'option' }) {
     controls.showError(response.error);
     staleNote.hidden = false;
     staleNote.textContent = lastGood ? TEXT.stale : TEXT.noBatch;
-    GRID_STATE.write(state);
+    writeUrlNow();
     document.body.dataset.state = 'ready';
     return;
   }
@@ -117,15 +151,17 @@ function recompute(how = { kind: 'option' }) {
   lastGood = { request, response };
 
   const [B, T] = response.batch.shape;
-  grid.update(response, { request, caption: TEXT.caption(B, T) });
-  replaceChildren(summaryBox, summaryList(response));
+  // A panel hidden by ?hide= never shows again, so it is not drawn at all.
+  if (!gridPanel.hidden) grid.update(response, { request, caption: TEXT.caption(B, T) });
+  summary.update(response);
 
   if (state.row >= B) state = { ...state, row: 0 };
-  replaceChildren(rowSelect, Array.from({ length: B }, (_, b) => h('option', { value: String(b) }, TEXT.rowOption(b))));
-  rowSelect.value = String(state.row);
+  if (rowSelect.options.length !== B) replaceChildren(rowSelect, Array.from({ length: B }, (_, b) => h('option', { value: String(b) }, TEXT.rowOption(b))));
+  if (rowSelect.value !== String(state.row)) rowSelect.value = String(state.row);
   drawAttention(response, request);
-  controls.set(state);
-  GRID_STATE.write(state);
+  if (state !== shownState) controls.set(state);
+  if (how.kind === 'toggle') writeUrlWhenIdle();
+  else writeUrlNow();
 
   const s = response.summary;
   const figures = TEXT.figures(formatLoss(s.loss), s.targets, formatShare(s.pad_share));

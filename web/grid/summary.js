@@ -1,12 +1,13 @@
 // summary.js — the figures under a token grid: what the trainer would report for this batch.
 //
 //   replaceChildren(box, summaryList(inspectResponse));
+//   const summary = createSummary(box); summary.update(inspectResponse);   // redraws in place
 //   summaryRows(inspectResponse) -> [{ key, label, value, text, help }]   (compare.js uses it)
 //
 // Every value is read from the core's inspect response (summary, batch.rows); this file only
 // formats them. Not here: the grid itself (token-grid.js) or any arithmetic on losses.
 
-import { h } from '../shared/dom.js';
+import { h, replaceChildren } from '../shared/dom.js';
 import { formatLoss, formatNumber, formatShare } from '../shared/format.js';
 
 // Every user-visible string of the summary, in one place.
@@ -75,4 +76,29 @@ export function summaryList(response) {
       ),
     ),
   );
+}
+
+// The summary list kept on screen and rewritten in place: the figures are always the same six,
+// so an update only changes the values and help texts that differ (a grid toggle must redraw
+// within one frame).
+export function createSummary(container) {
+  let list = null;
+  return {
+    update(response) {
+      const rows = summaryRows(response);
+      const items = list ? [...list.children] : [];
+      if (!list || items.length !== rows.length || rows.some((row, i) => items[i].dataset.figure !== row.key)) {
+        list = summaryList(response);
+        replaceChildren(container, list);
+        return;
+      }
+      rows.forEach((row, i) => {
+        const [, value, help] = items[i].children;
+        const data = row.value === null ? '' : String(row.value);
+        if (value.dataset.value !== data) value.dataset.value = data;
+        if (value.textContent !== row.text) value.textContent = row.text;
+        if (help.textContent !== row.help) help.textContent = row.help;
+      });
+    },
+  };
 }

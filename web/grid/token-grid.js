@@ -18,6 +18,13 @@
 // `options.request` (the inspect request) lets the grid mark cells you toggled and know the
 // padding side for pad shading; `options.diff` (another inspect response of the same shape)
 // marks mask/label cells that differ from it; `options.caption` replaces the caption. All optional.
+//
+// Speed: a toggle must redraw within one frame. The table's rows and cells are built only when
+// the batch shape (B, T) changes; otherwise update() describes every cell as plain data (class,
+// spoken label, content parts) and touches the DOM only where that description changed, so a
+// toggle rewrites the toggled cell and the loss row, and the focused cell is never replaced
+// (no focus() call, so no forced layout). The tab stop follows focus however it moves (keys,
+// mouse, or el.focus() from a script), so a redraw keeps it on the cell the reader is on.
 
 import { h, replaceChildren } from '../shared/dom.js';
 import { formatId, formatNumber } from '../shared/format.js';
@@ -110,15 +117,55 @@ function packedStarts(batch) {
   return starts;
 }
 
-// The text a sighted reader sees in a cell: its content minus aria-hidden glyphs.
-function visibleText(nodes) {
-  const parts = [];
-  const walk = (node) => {
-    if (node.nodeType === Node.TEXT_NODE) parts.push(node.textContent);
-    else if (node.getAttribute?.('aria-hidden') !== 'true') node.childNodes.forEach(walk);
-  };
-  for (const node of nodes) typeof node === 'string' ? parts.push(node) : walk(node);
-  return parts.join(' ').replace(/\s+/g, ' ').trim();
+// A cell's content is described as parts before it is drawn, so an update can compare the
+// description with what the cell shows and skip the DOM when nothing changed. A part is a string
+// (a text node) or { cls, hidden, pre, text, share }: a <span class=cls> holding an aria-hidden
+// glyph `pre` then `text`; `hidden` hides the whole span from screen readers; `share` sets the
+// loss bar's --share custom property.
+//
+// renderParts returns the nodes plus, per part, the handles an in-place update needs: the text
+// node holding `text` and the element carrying `share`.
+function renderParts(parts) {
+  const nodes = [];
+  const handles = [];
+  for (const part of parts) {
+    if (typeof part === 'string') {
+      const text = document.createTextNode(part);
+      nodes.push(text);
+      handles.push({ text, el: null });
+      continue;
+    }
+    const text = part.text === undefined ? null : document.createTextNode(part.text);
+    const span = h(
+      'span',
+      { class: part.cls, 'aria-hidden': part.hidden ? 'true' : undefined },
+      part.pre ? h('span', { 'aria-hidden': 'true' }, part.pre) : null,
+      text,
+    );
+    // CSSOM (allowed by the CSP, unlike a style attribute): bar length = loss / max loss.
+    if (part.share !== undefined) span.style.setProperty('--share', part.share);
+    nodes.push(span);
+    handles.push({ text, el: span });
+  }
+  return { nodes, handles };
+}
+
+// Parts with the same layout (kinds, classes, glyphs) differ only in text and bar length, which
+// can be written into the nodes already on screen.
+function layoutOf(parts) {
+  return parts
+    .map((part) => (typeof part === 'string' ? '"' : `${part.cls}|${part.hidden ? 1 : 0}|${part.pre ?? ''}|${part.text === undefined ? 0 : 1}|${part.share === undefined ? 0 : 1}`))
+    .join(',');
+}
+
+// The text a sighted reader sees in a cell: its parts minus aria-hidden glyphs.
+function visibleText(parts) {
+  const words = [];
+  for (const part of parts) {
+    if (typeof part === 'string') words.push(part);
+    else if (!part.hidden && part.text) words.push(part.text);
+  }
+  return words.join(' ').replace(/\s+/g, ' ').trim();
 }
 
 function cellSet(pairs) {
@@ -140,6 +187,137 @@ export function createLegend() {
   );
 }
 
+// Per-position facts of batch row b that every cell's spoken label repeats: [T] objects.
+function positionFacts(batch, b, T, { tokens, pads, starts }) {
+  return Array.from({ length: T }, (_, t) => {
+    const idValue = batch.input_ids[b][t];
+    const mask = batch.attention_mask ? batch.attention_mask[b][t] : null;
+    const label = batch.labels[b][t];
+    const reasonKey = batch.label_reasons?.[b]?.[t] ?? '';
+    const reason = GRID_TEXT.reasons[reasonKey];
+    const isPad = pads[b][t] === 1;
+    const padTrained = isPad && label !== IGNORE;
+    const labelSpoken =
+      label === IGNORE
+        ? GRID_TEXT.labelSpoken(formatId(label), reason?.spoken ?? reasonKey)
+        : padTrained
+          ? `${formatId(label)}, ${GRID_TEXT.padTrained.spoken}`
+          : GRID_TEXT.labelSpoken(formatId(label), '');
+    return {
+      id: idValue,
+      tok: tokens[b][t],
+      mask,
+      maskSpoken: mask === null ? GRID_TEXT.noMask.text : String(mask),
+      label,
+      reason,
+      reasonKey,
+      isPad,
+      padTrained,
+      labelSpoken,
+      pos: batch.position_ids[b][t],
+      start: starts.has(t) && starts.get(t) > 0 ? starts.get(t) : null,
+    };
+  });
+}
+
+// What one cell shows, as data: { className, label (spoken), parts, toggleable }.
+// `x` = positionFacts(...)[t]; `ctx` = the per-update context built in update().
+function describeCell(field, b, t, x, ctx) {
+  const { interactive, editedMask, editedLabels, diff, targets, perToken, pads, shift, maxLoss, tokenOf } = ctx;
+  const key = `${b}.${t}`;
+  const classes = ['cell', `f-${field}`];
+  if (x.isPad) classes.push('pad');
+  if (x.start !== null) classes.push('packed-start');
+  const parts = [];
+  let extra = '';
+  let toggleable = false;
+  let edited = false;
+  let differs = false;
+
+  if (field === 'tokens') {
+    parts.push({ cls: 'tok', text: x.tok });
+    if (x.start !== null) extra = `, ${GRID_TEXT.packedStart(x.start)}`;
+  } else if (field === 'input_ids') {
+    parts.push(String(x.id));
+  } else if (field === 'attention_mask') {
+    if (x.mask === null) {
+      classes.push('no-mask');
+      parts.push(GRID_TEXT.noMask.text);
+      extra = `; ${GRID_TEXT.noMask.spoken}`;
+    } else {
+      toggleable = interactive;
+      edited = editedMask.has(key);
+      classes.push(x.mask ? 'mask-on' : 'mask-off');
+      parts.push(
+        { cls: 'glyph', hidden: true, text: x.mask ? GRID_TEXT.maskOn.glyph : GRID_TEXT.maskOff.glyph },
+        { cls: 'val', text: String(x.mask) },
+      );
+      differs = diff?.batch?.attention_mask?.[b]?.[t] !== undefined && diff.batch.attention_mask[b][t] !== x.mask;
+    }
+  } else if (field === 'labels') {
+    toggleable = interactive;
+    edited = editedLabels.has(key);
+    differs = diff?.batch?.labels?.[b]?.[t] !== undefined && diff.batch.labels[b][t] !== x.label;
+    let why;
+    if (x.label === IGNORE) {
+      classes.push('ignored');
+      why = x.reason ?? { glyph: '?', short: x.reasonKey };
+    } else if (x.padTrained) {
+      classes.push('trained', 'pad-trained');
+      why = GRID_TEXT.padTrained;
+    } else {
+      classes.push('trained');
+      why = GRID_TEXT.trained;
+    }
+    parts.push({ cls: 'val', text: formatId(x.label) }, { cls: 'why', pre: `${why.glyph} `, text: why.short });
+  } else if (field === 'position_ids') {
+    parts.push(String(x.pos));
+  } else if (field === 'loss') {
+    const target = targets?.[b]?.[t];
+    if (target === undefined || target === IGNORE) {
+      classes.push('unscored');
+      parts.push({ hidden: true, text: GRID_TEXT.notScored.text });
+      extra = `; ${GRID_TEXT.notScored.spoken}`;
+    } else {
+      const value = perToken[b][t];
+      const at = shift ? t + 1 : t;
+      classes.push('scored');
+      if (pads[b][at] === 1) classes.push('pad-target');
+      parts.push(
+        { cls: 'bar', hidden: true, share: maxLoss > 0 ? String(value / maxLoss) : '0' },
+        { cls: 'val', text: formatNumber(value, 3) },
+        { cls: 'why', text: `${GRID_TEXT.arrow} ${tokenOf(target)}` },
+      );
+      extra = `; ${GRID_TEXT.lossSpoken(formatNumber(value, 4), at, tokenOf(target), formatId(target))}`;
+    }
+  }
+  if (edited) {
+    classes.push('edited');
+    parts.push({ cls: 'edited-mark', hidden: true, text: GRID_TEXT.edited.glyph });
+    extra += `, ${GRID_TEXT.edited.spoken}`;
+  }
+  if (differs) {
+    classes.push('differs');
+    parts.push({ cls: 'differs-mark', hidden: true, text: GRID_TEXT.differs.glyph });
+    extra += `, ${GRID_TEXT.differs.spoken}`;
+  }
+  if (toggleable) classes.push('toggleable');
+  const label =
+    GRID_TEXT.cell({
+      visible: visibleText(parts),
+      field: GRID_TEXT.fields[field],
+      b,
+      t,
+      tok: x.tok,
+      id: x.id,
+      mask: x.maskSpoken,
+      label: x.labelSpoken,
+      pos: x.pos,
+      extra,
+    }) + (toggleable ? GRID_TEXT.toggleHint : '');
+  return { className: classes.join(' '), label, parts, toggleable };
+}
+
 export function createTokenGrid(container, { caption = 'Token grid', interactive = false, onToggle } = {}) {
   const id = `token-grid-${(gridCount += 1)}`;
   const hint = h('p', { class: 'visually-hidden', id: `${id}-hint` }, interactive ? GRID_TEXT.interactiveHint : GRID_TEXT.readOnlyHint);
@@ -150,30 +328,46 @@ export function createTokenGrid(container, { caption = 'Token grid', interactive
     'aria-describedby': `${id}-hint`,
     'aria-readonly': interactive ? undefined : 'true',
   });
+  const captionBox = h('caption');
   const scroller = h('div', { class: 'grid-scroll' }, table);
   replaceChildren(container, hint, scroller);
 
-  // cells[r][t]: r = b * FIELDS.length + field index.
+  // cells[r][t]: the <td> of grid row r = b * FIELDS.length + field index, position t.
+  // shown[r][t]: what that cell shows now ({ className, label, readOnly, toggle, layout, parts,
+  // handles }), compared with the next description so unchanged cells are left alone.
   let cells = [];
+  let shown = [];
   let active = { r: 0, t: 0 };
-  let shape = { B: 0, T: 0 };
+  let shape = { B: -1, T: -1 };
 
-  function focusCell(r, t, { focus = true } = {}) {
-    if (!cells.length) return;
+  // Moves the one tab stop (roving tabindex) to cell (r, t), clamped to the grid.
+  function moveTabStop(r, t) {
+    if (!cells.length) return null;
     r = Math.max(0, Math.min(cells.length - 1, r));
     t = Math.max(0, Math.min(cells[r].length - 1, t));
     const previous = cells[active.r]?.[active.t];
-    if (previous) previous.tabIndex = -1;
-    active = { r, t };
     const cell = cells[r][t];
-    cell.tabIndex = 0;
-    if (focus) cell.focus();
+    if (previous && previous !== cell) previous.tabIndex = -1;
+    if (cell.tabIndex !== 0) cell.tabIndex = 0;
+    active = { r, t };
+    return cell;
+  }
+
+  function focusCell(r, t) {
+    moveTabStop(r, t)?.focus();
   }
 
   function toggle(cell) {
     if (!interactive || cell.dataset.toggle !== '1' || !onToggle) return;
     onToggle({ kind: cell.dataset.field, b: Number(cell.dataset.b), t: Number(cell.dataset.t) });
   }
+
+  // However a cell gets focus (arrow keys, a click, Tab, or el.focus() from a script), it
+  // becomes the tab stop, so the next redraw and the next Tab return to it.
+  table.addEventListener('focusin', (event) => {
+    const cell = event.target.closest?.('td[data-r]');
+    if (cell) moveTabStop(Number(cell.dataset.r), Number(cell.dataset.t));
+  });
 
   table.addEventListener('keydown', (event) => {
     const cell = event.target.closest?.('td[data-r]');
@@ -211,24 +405,9 @@ export function createTokenGrid(container, { caption = 'Token grid', interactive
     toggle(cell);
   });
 
-  function update(response, { request, diff, caption: captionText } = {}) {
-    const hadFocus = table.contains(document.activeElement);
-    const batch = response.batch;
-    const B = batch.input_ids.length;
-    const T = batch.input_ids[0]?.length ?? 0;
-    const pads = padMap(response, request);
-    const starts = packedStarts(batch);
-    const editedMask = cellSet(request?.toggle_attention_mask);
-    const editedLabels = cellSet(request?.toggle_labels);
-    const shift = request?.shift ?? true;
-    const tokens = response.tokens ?? batch.input_ids.map((row) => row.map((x) => `#${x}`));
-    const vocab = response.vocab ?? [];
-    const tokenOf = (x) => (x >= 0 && x < vocab.length ? vocab[x] : `#${x}`);
-    const perToken = response.loss?.per_token;
-    const targets = response.loss?.targets;
-    let maxLoss = 0;
-    for (let b = 0; b < B; b += 1) for (let t = 0; t < T; t += 1) if (targets?.[b]?.[t] !== IGNORE) maxLoss = Math.max(maxLoss, perToken?.[b]?.[t] ?? 0);
-
+  // Builds the empty table for a B × T batch: headers, rows and cells with their fixed
+  // attributes. Cell content, classes and labels are filled in by update().
+  function build(B, T) {
     const head = h(
       'tr',
       {},
@@ -237,163 +416,17 @@ export function createTokenGrid(container, { caption = 'Token grid', interactive
         h('th', { scope: 'col', role: 'columnheader', 'aria-label': GRID_TEXT.columnSpoken(t) }, GRID_TEXT.columnHeader(t)),
       ),
     );
-
     const body = [];
     cells = [];
+    shown = [];
     for (let b = 0; b < B; b += 1) {
-      // Facts about each position that every cell's spoken label repeats.
-      const facts = Array.from({ length: T }, (_, t) => {
-        const idValue = batch.input_ids[b][t];
-        const mask = batch.attention_mask ? batch.attention_mask[b][t] : null;
-        const label = batch.labels[b][t];
-        const reasonKey = batch.label_reasons?.[b]?.[t] ?? '';
-        const reason = GRID_TEXT.reasons[reasonKey];
-        const isPad = pads[b][t] === 1;
-        const padTrained = isPad && label !== IGNORE;
-        const labelSpoken =
-          label === IGNORE
-            ? GRID_TEXT.labelSpoken(formatId(label), reason?.spoken ?? reasonKey)
-            : padTrained
-              ? `${formatId(label)}, ${GRID_TEXT.padTrained.spoken}`
-              : GRID_TEXT.labelSpoken(formatId(label), '');
-        return {
-          id: idValue,
-          tok: tokens[b][t],
-          mask,
-          maskSpoken: mask === null ? GRID_TEXT.noMask.text : String(mask),
-          label,
-          reason,
-          reasonKey,
-          isPad,
-          padTrained,
-          labelSpoken,
-          pos: batch.position_ids[b][t],
-          start: starts.has(t) && starts.get(t) > 0 ? starts.get(t) : null,
-        };
-      });
-
       FIELDS.forEach((field, f) => {
         const r = b * FIELDS.length + f;
-        const rowCells = [];
-        for (let t = 0; t < T; t += 1) {
-          const x = facts[t];
-          const key = `${b}.${t}`;
-          const classes = ['cell', `f-${field}`];
-          if (x.isPad) classes.push('pad');
-          if (x.start !== null) classes.push('packed-start');
-          const content = [];
-          let extra = '';
-          let toggleable = false;
-          let edited = false;
-          let differs = false;
-
-          if (field === 'tokens') {
-            content.push(h('span', { class: 'tok' }, x.tok));
-            if (x.start !== null) extra = `, ${GRID_TEXT.packedStart(x.start)}`;
-          } else if (field === 'input_ids') {
-            content.push(String(x.id));
-          } else if (field === 'attention_mask') {
-            if (x.mask === null) {
-              classes.push('no-mask');
-              content.push(GRID_TEXT.noMask.text);
-              extra = `; ${GRID_TEXT.noMask.spoken}`;
-            } else {
-              toggleable = interactive;
-              edited = editedMask.has(key);
-              classes.push(x.mask ? 'mask-on' : 'mask-off');
-              content.push(
-                h('span', { class: 'glyph', 'aria-hidden': 'true' }, x.mask ? GRID_TEXT.maskOn.glyph : GRID_TEXT.maskOff.glyph),
-                h('span', { class: 'val' }, String(x.mask)),
-              );
-              differs = diff?.batch?.attention_mask?.[b]?.[t] !== undefined && diff.batch.attention_mask[b][t] !== x.mask;
-            }
-          } else if (field === 'labels') {
-            toggleable = interactive;
-            edited = editedLabels.has(key);
-            differs = diff?.batch?.labels?.[b]?.[t] !== undefined && diff.batch.labels[b][t] !== x.label;
-            if (x.label === IGNORE) {
-              classes.push('ignored');
-              const reason = x.reason ?? { glyph: '?', short: x.reasonKey };
-              content.push(
-                h('span', { class: 'val' }, formatId(x.label)),
-                h('span', { class: 'why' }, h('span', { 'aria-hidden': 'true' }, `${reason.glyph} `), reason.short),
-              );
-            } else if (x.padTrained) {
-              classes.push('trained', 'pad-trained');
-              content.push(
-                h('span', { class: 'val' }, formatId(x.label)),
-                h('span', { class: 'why' }, h('span', { 'aria-hidden': 'true' }, `${GRID_TEXT.padTrained.glyph} `), GRID_TEXT.padTrained.short),
-              );
-            } else {
-              classes.push('trained');
-              content.push(
-                h('span', { class: 'val' }, formatId(x.label)),
-                h('span', { class: 'why' }, h('span', { 'aria-hidden': 'true' }, `${GRID_TEXT.trained.glyph} `), GRID_TEXT.trained.short),
-              );
-            }
-          } else if (field === 'position_ids') {
-            content.push(String(x.pos));
-          } else if (field === 'loss') {
-            const target = targets?.[b]?.[t];
-            if (target === undefined || target === IGNORE) {
-              classes.push('unscored');
-              content.push(h('span', { 'aria-hidden': 'true' }, GRID_TEXT.notScored.text));
-              extra = `; ${GRID_TEXT.notScored.spoken}`;
-            } else {
-              const value = perToken[b][t];
-              const at = shift ? t + 1 : t;
-              classes.push('scored');
-              if (pads[b][at] === 1) classes.push('pad-target');
-              const bar = h('span', { class: 'bar', 'aria-hidden': 'true' });
-              // CSSOM (allowed by the CSP, unlike a style attribute): bar length = loss / max loss.
-              bar.style.setProperty('--share', maxLoss > 0 ? String(value / maxLoss) : '0');
-              content.push(
-                bar,
-                h('span', { class: 'val' }, formatNumber(value, 3)),
-                h('span', { class: 'why' }, `${GRID_TEXT.arrow} ${tokenOf(target)}`),
-              );
-              extra = `; ${GRID_TEXT.lossSpoken(formatNumber(value, 4), at, tokenOf(target), formatId(target))}`;
-            }
-          }
-          if (edited) {
-            classes.push('edited');
-            content.push(h('span', { class: 'edited-mark', 'aria-hidden': 'true' }, GRID_TEXT.edited.glyph));
-            extra += `, ${GRID_TEXT.edited.spoken}`;
-          }
-          if (differs) {
-            classes.push('differs');
-            content.push(h('span', { class: 'differs-mark', 'aria-hidden': 'true' }, GRID_TEXT.differs.glyph));
-            extra += `, ${GRID_TEXT.differs.spoken}`;
-          }
-          if (toggleable) classes.push('toggleable');
-          const label =
-            GRID_TEXT.cell({
-              visible: visibleText(content),
-              field: GRID_TEXT.fields[field],
-              b,
-              t,
-              tok: x.tok,
-              id: x.id,
-              mask: x.maskSpoken,
-              label: x.labelSpoken,
-              pos: x.pos,
-              extra,
-            }) + (toggleable ? GRID_TEXT.toggleHint : '');
-          const td = h(
-            'td',
-            {
-              role: 'gridcell',
-              class: classes.join(' '),
-              tabindex: '-1',
-              'aria-label': label,
-              'aria-readonly': interactive && !toggleable ? 'true' : undefined,
-              dataset: { r: String(r), t: String(t), b: String(b), field, toggle: toggleable ? '1' : '0' },
-            },
-            content,
-          );
-          rowCells.push(td);
-        }
+        const rowCells = Array.from({ length: T }, (_, t) =>
+          h('td', { role: 'gridcell', tabindex: '-1', dataset: { r: String(r), t: String(t), b: String(b), field } }),
+        );
         cells.push(rowCells);
+        shown.push(rowCells.map(() => ({})));
         body.push(
           h(
             'tr',
@@ -409,15 +442,86 @@ export function createTokenGrid(container, { caption = 'Token grid', interactive
         );
       });
     }
-
-    replaceChildren(table, h('caption', {}, captionText ?? caption), h('thead', {}, head), h('tbody', {}, body));
+    replaceChildren(table, captionBox, h('thead', {}, head), h('tbody', {}, body));
     shape = { B, T };
-    const r = Math.min(active.r, cells.length - 1);
-    const t = Math.min(active.t, Math.max(0, T - 1));
-    active = { r: Math.max(0, r), t: Math.max(0, t) };
+  }
+
+  // Writes one cell's description into its <td>, touching only what differs from `was`:
+  // attributes that changed, then the content — rebuilt if its layout changed, otherwise only
+  // the text nodes and bar lengths that differ (new nodes would need new style and layout).
+  function paint(td, was, view) {
+    const readOnly = interactive && !view.toggleable;
+    const toggleFlag = view.toggleable ? '1' : '0';
+    if (was.className !== view.className) td.className = view.className;
+    if (was.label !== view.label) td.setAttribute('aria-label', view.label);
+    if (was.readOnly !== readOnly) {
+      if (readOnly) td.setAttribute('aria-readonly', 'true');
+      else td.removeAttribute('aria-readonly');
+    }
+    if (was.toggle !== toggleFlag) td.dataset.toggle = toggleFlag;
+    const layout = layoutOf(view.parts);
+    let handles = was.handles;
+    if (was.layout !== layout) {
+      const drawn = renderParts(view.parts);
+      td.replaceChildren(...drawn.nodes);
+      handles = drawn.handles;
+    } else {
+      view.parts.forEach((part, i) => {
+        const old = was.parts[i];
+        const text = typeof part === 'string' ? part : part.text;
+        if (text !== (typeof old === 'string' ? old : old.text)) handles[i].text.data = text;
+        if (part.share !== undefined && part.share !== old.share) handles[i].el.style.setProperty('--share', part.share);
+      });
+    }
+    return { className: view.className, label: view.label, readOnly, toggle: toggleFlag, layout, parts: view.parts, handles };
+  }
+
+  function update(response, { request, diff, caption: captionText } = {}) {
+    const hadFocus = table.contains(document.activeElement);
+    const batch = response.batch;
+    const B = batch.input_ids.length;
+    const T = batch.input_ids[0]?.length ?? 0;
+    const pads = padMap(response, request);
+    const vocab = response.vocab ?? [];
+    const perToken = response.loss?.per_token;
+    const targets = response.loss?.targets;
+    let maxLoss = 0;
+    for (let b = 0; b < B; b += 1) for (let t = 0; t < T; t += 1) if (targets?.[b]?.[t] !== IGNORE) maxLoss = Math.max(maxLoss, perToken?.[b]?.[t] ?? 0);
+    const ctx = {
+      interactive,
+      editedMask: cellSet(request?.toggle_attention_mask),
+      editedLabels: cellSet(request?.toggle_labels),
+      diff,
+      targets,
+      perToken,
+      pads,
+      shift: request?.shift ?? true,
+      maxLoss,
+      tokenOf: (x) => (x >= 0 && x < vocab.length ? vocab[x] : `#${x}`),
+    };
+    const facts = {
+      tokens: response.tokens ?? batch.input_ids.map((row) => row.map((x) => `#${x}`)),
+      pads,
+      starts: packedStarts(batch),
+    };
+
+    const rebuilt = B !== shape.B || T !== shape.T;
+    if (rebuilt) build(B, T);
+    const captionWanted = captionText ?? caption;
+    if (captionBox.textContent !== captionWanted) captionBox.textContent = captionWanted;
+
+    for (let b = 0; b < B; b += 1) {
+      const row = positionFacts(batch, b, T, facts);
+      FIELDS.forEach((field, f) => {
+        const r = b * FIELDS.length + f;
+        for (let t = 0; t < T; t += 1) shown[r][t] = paint(cells[r][t], shown[r][t], describeCell(field, b, t, row[t], ctx));
+      });
+    }
+
     if (cells.length && T > 0) {
-      cells[active.r][active.t].tabIndex = 0;
-      if (hadFocus) cells[active.r][active.t].focus();
+      const cell = moveTabStop(active.r, active.t);
+      // Only a rebuilt table loses the focused cell; otherwise focus never left it.
+      if (hadFocus && !table.contains(document.activeElement)) cell.focus();
     }
   }
 
