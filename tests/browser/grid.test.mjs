@@ -123,6 +123,19 @@ test('attention_mask cells toggle too, and the mask change reaches the core', as
   await page.waitForFunction(() => !new URLSearchParams(location.search).has('tm'));
 });
 
+test('a cell focused from script keeps focus after Enter toggles it (the tab stop follows focus)', async () => {
+  // Regression: the roving tab stop used to ignore el.focus(), so the redraw sent focus to row 0.
+  await page.evaluate(() => document.querySelector('.token-grid td[data-r="3"][data-t="1"]').focus());
+  await page.keyboard.press('Enter'); // "Hi" back from −100 to trained
+  await page.waitForFunction(() => !new URLSearchParams(location.search).has('tl'));
+  assert.ok(Math.abs((await shownLoss()) - LOSS_DEFAULT) < TOLERANCE);
+  const cell = await activeCell();
+  assert.deepEqual({ r: cell.r, t: cell.t }, { r: '3', t: '1' });
+  assert.equal(await page.getAttribute('.token-grid td[data-r="3"][data-t="1"]', 'tabindex'), '0');
+  await page.keyboard.press('Enter'); // and off again, as the next test expects
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('tl') === '0.1');
+});
+
 test('state lives in the URL: options and cell edits survive a reload', async () => {
   await page.selectOption('select[name="mask"]', 'all_ones');
   await page.check('input[name="padeos"]');
