@@ -63,6 +63,7 @@ InspectResult inspect(const InspectInput& in) {
                                      std::to_string(kMaxInspectPositions) + " positions; this batch is " +
                                      std::to_string(r.batch.B) + " x " + std::to_string(r.batch.T) +
                                      " (use the collate and loss commands for big batches)");
+  const std::vector<int> collated_labels = r.batch.labels;  // before the learner's edits
   apply_toggles(r.batch, in);
   Batch& batch = r.batch;
   for (int b = 0; b < batch.B; ++b) r.rows.push_back(row_figures(batch, b, in.options));
@@ -72,6 +73,9 @@ InspectResult inspect(const InspectInput& in) {
   std::vector<int> ids(batch.input_ids);
   for (int y : batch.labels)
     if (y != kIgnoreIndex) ids.push_back(y);
+  if (in.freeze_model)  // a frozen model is fitted on these
+    for (int y : collated_labels)
+      if (y != kIgnoreIndex) ids.push_back(y);
   ids.push_back(in.options.pad_token_id);
   if (in.options.eos_token_id) ids.push_back(*in.options.eos_token_id);
   for (int i = 0; i < static_cast<int>(in.vocab.size()); ++i) ids.push_back(i);
@@ -90,7 +94,13 @@ InspectResult inspect(const InspectInput& in) {
   li.B = batch.B;
   li.T = batch.T;
   li.V = r.V;
-  li.logits = bigram_logits(model_batch, r.V, in.options.shift);
+  Batch fit_batch = model_batch;  // the pairs the model learns from
+  if (in.freeze_model) {
+    fit_batch.labels = collated_labels;
+    for (int& y : fit_batch.labels)
+      if (y != kIgnoreIndex) y = compact(y);
+  }
+  li.logits = bigram_logits(fit_batch, r.V, in.options.shift);
   li.labels = model_batch.labels;
   li.shift = in.options.shift;
   li.reduction = in.reduction;
@@ -129,6 +139,7 @@ InspectResult inspect(const InspectInput& in) {
   s.pad_share = static_cast<double>(pads) / (static_cast<double>(batch.B) * batch.T);
   if (s.targets) s.dilution_factor = static_cast<double>(s.real_targets) / s.targets;
 
+  if (!in.with_attention) return r;
   AttentionInput ai;
   ai.B = batch.B;
   ai.T = batch.T;

@@ -26,6 +26,11 @@ struct InspectInput {
   std::vector<std::pair<int, int>> toggle_attention_mask;  // (b, t): 1 <-> 0
   std::vector<std::pair<int, int>> toggle_labels;          // (b, t): label <-> -100
   bool causal = true;
+  // Fit the tiny model on the labels as collated, before toggle_labels: a toggle then changes
+  // only the targets it touches. Off (the default), the model is refitted on the edited labels,
+  // as training on them would, so other positions' losses move too.
+  bool freeze_model = false;
+  bool with_attention = true;                   // false: skip the attention view (it is T^2 per row)
   Reduction reduction = Reduction::Mean;        // how the reported loss is reduced
   std::optional<double> num_items_in_batch;     // for SumOverNumItems
 };
@@ -47,7 +52,7 @@ struct InspectResult {
   std::vector<RowFigures> rows;
   int V = 0;  // size of the tiny model's vocabulary: the distinct ids the batch uses
   LossResult loss;
-  AttentionResult attention;
+  AttentionResult attention;  // empty when !with_attention
   InspectSummary summary;
 };
 

@@ -196,7 +196,7 @@ AttentionInput decode_attention(const Json& request) {
 InspectInput decode_inspect(const Json& request) {
   std::vector<std::string_view> allowed = kCollateFields;
   for (auto k : {"text_features", "vocab", "add_bos", "add_eos", "causal", "toggle_attention_mask", "toggle_labels",
-                 "reduction", "num_items_in_batch"})
+                 "reduction", "num_items_in_batch", "freeze_model", "with_attention"})
     allowed.push_back(k);
   ObjectReader r(request, "", allowed);
   InspectInput in;
@@ -257,6 +257,8 @@ InspectInput decode_inspect(const Json& request) {
   if (const Json* v = r.get("num_items_in_batch")) in.num_items_in_batch = read_number(*v, "num_items_in_batch");
   in.toggle_attention_mask = decode_cells(r, "toggle_attention_mask");
   in.toggle_labels = decode_cells(r, "toggle_labels");
+  if (const Json* v = r.get("freeze_model")) in.freeze_model = read_bool(*v, "freeze_model");
+  if (const Json* v = r.get("with_attention")) in.with_attention = read_bool(*v, "with_attention");
   return in;
 }
 
@@ -374,7 +376,7 @@ Json encode_inspect(const InspectResult& r, const InspectInput& in) {
   out.set("loss", encode_loss(r.loss, shape));
   // The grid draws weights; raw scores of fixed embeddings teach nothing and cost a third of the
   // answer, so inspect leaves them out (the attention command returns them).
-  out.set("attention", encode_attention(r.attention, batch.B, batch.T, kEmbeddingDim, false));
+  out.set("attention", in.with_attention ? encode_attention(r.attention, batch.B, batch.T, kEmbeddingDim, false) : Json::null());
   const InspectSummary& s = r.summary;
   Json summary = Json::object();
   summary.set("targets", Json::number(s.targets))
@@ -391,6 +393,7 @@ Json encode_inspect(const InspectResult& r, const InspectInput& in) {
   out.set("summary", std::move(summary));
   Json model = Json::object();
   model.set("kind", Json::string("bigram")).set("smoothing", Json::number(kBigramSmoothing));
+  model.set("frozen", Json::boolean(in.freeze_model));
   out.set("model", std::move(model));
   return out;
 }

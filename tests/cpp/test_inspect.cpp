@@ -126,6 +126,67 @@ TEST_CASE("toggling a label: a trained label becomes -100 with reason user, and 
   CHECK(r.summary.pad_targets == 1);
 }
 
+// Two rows sharing the pair (1 -> 2): row 0 = [1,2,3,4], row 1 = [1,2] + 2 pads -> [1,2,0,0],
+// mask_padding, V = 5. Fitted pairs: (1,2) twice, (2,3), (3,4), so P(2|1) = 2.1/2.5 = 21/25 and
+// P(3|2) = P(4|3) = 1.1/1.5 = 11/15. Toggling row 1's label at t = 1 (the 2) to -100 removes
+// one (1,2) pair from what is scored.
+//   refit (default): the model now sees (1,2) once: P(2|1) = 1.1/1.5 = 11/15, so row 0's first
+//     loss moves from ln(25/21) to ln(15/11) although row 0 was not touched; 3 targets, each
+//     ln(15/11).
+//   frozen: the model keeps P(2|1) = 21/25: row 0's losses stay ln(25/21), ln(15/11), ln(15/11);
+//     only row 1's target is gone. 3 targets, sum ln(25/21) + 2 ln(15/11).
+TEST_CASE("freeze_model: a label toggle changes only the target it touches; the refit moves others") {
+  InspectInput in;
+  Feature a, b;
+  a.input_ids = {1, 2, 3, 4};
+  b.input_ids = {1, 2};
+  in.features = {a, b};
+  in.options.pad_token_id = 0;
+  in.options.label_policy = LabelPolicy::MaskPadding;
+
+  const InspectResult before = inspect(in);
+  CHECK(before.loss.per_token[0] == doctest::Approx(ln(25.0 / 21)).epsilon(kEps));
+  CHECK(before.loss.per_token[4] == doctest::Approx(ln(25.0 / 21)).epsilon(kEps));
+  CHECK(before.summary.targets == 4);
+
+  in.toggle_labels = {{1, 1}};
+  SUBCASE("refit on the edited labels (the default)") {
+    const InspectResult r = inspect(in);
+    CHECK(r.loss.per_token[0] == doctest::Approx(ln(15.0 / 11)).epsilon(kEps));  // row 0 moved
+    CHECK(r.loss.per_token[1] == doctest::Approx(ln(15.0 / 11)).epsilon(kEps));
+    CHECK(r.loss.per_token[2] == doctest::Approx(ln(15.0 / 11)).epsilon(kEps));
+    CHECK(r.loss.targets[4] == kIgnoreIndex);
+    CHECK(r.summary.targets == 3);
+    CHECK(*r.summary.loss == doctest::Approx(ln(15.0 / 11)).epsilon(kEps));
+  }
+  SUBCASE("frozen: fitted on the labels as collated") {
+    in.freeze_model = true;
+    const InspectResult r = inspect(in);
+    for (int i : {0, 1, 2}) CHECK(r.loss.per_token[i] == doctest::Approx(before.loss.per_token[i]).epsilon(kEps));
+    CHECK(r.loss.per_token[0] == doctest::Approx(ln(25.0 / 21)).epsilon(kEps));
+    CHECK(r.loss.targets[4] == kIgnoreIndex);
+    CHECK(r.summary.targets == 3);
+    CHECK(*r.summary.loss == doctest::Approx((ln(25.0 / 21) + 2 * ln(15.0 / 11)) / 3).epsilon(kEps));
+  }
+  SUBCASE("frozen without toggles is the refit model") {
+    in.toggle_labels.clear();
+    in.freeze_model = true;
+    const InspectResult r = inspect(in);
+    CHECK(r.loss.per_token == before.loss.per_token);
+  }
+}
+
+TEST_CASE("with_attention = false skips the attention view and changes nothing else") {
+  InspectInput in = fixture(LabelPolicy::InputIds);
+  const InspectResult full = inspect(in);
+  in.with_attention = false;
+  const InspectResult lean = inspect(in);
+  CHECK(lean.attention.weights.empty());
+  CHECK(lean.loss.per_token == full.loss.per_token);
+  CHECK(*lean.summary.loss == *full.summary.loss);
+  CHECK(lean.batch.labels == full.batch.labels);
+}
+
 TEST_CASE("toggling the attention mask recomputes from_mask positions for that row") {
   // Left padding: row 1 = [pad,pad,pad,1], mask [0,0,0,1], positions [1,1,1,0]. Toggling (1,0)
   // gives mask [1,0,0,1]: cumsum - 1 = [0,0,0,1], masked -> 1: [0,1,1,1].
