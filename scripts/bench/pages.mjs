@@ -1,12 +1,19 @@
 // Prints the site's page figures, measured in headless Chromium on the built site (dist/):
 //   - per page: requests, bytes transferred (raw, and gzip -9 of every response body, as a
-//     compressing server would send them), and time to interactive over cold loads;
+//     compressing server would send them) on the first view and after scrolling to the end,
+//     first paint, and time to interactive over cold loads;
 //   - on the exercise page, also the time until the passage is visible (before the core is ready);
-//   - on the token grid: latency from pressing Enter on a labels cell to the new loss on screen.
-// Figures only, no assertions: timings vary with the machine and its load. Not here: the core's
-// own size and speed (bench.mjs), pass/fail checks of the pages (tests/browser/).
+//   - on the token grid: latency from pressing Enter on a labels cell to the new loss on screen;
+//   - on the loss-dilution page: latency from a slider step to the new headline numbers on
+//     screen, and a 21-step drag at one step per frame (total time, longest task);
+//   - the targets of issue 12 next to each figure (ready ≤ 400 ms, goal 250; first paint ≤ 150
+//     ms; ≤ 150 KiB gzip on the first view; dilution ready ≤ 600 ms; a slider step ≤ 1 frame).
+// Figures only, no assertions: timings vary with the machine and its load (the load average is
+// printed with them). Not here: the core's own size and speed (bench.mjs), pass/fail checks of
+// the pages (tests/browser/).
 //
-//   node scripts/bench/pages.mjs      (scripts/bench.sh runs it after bench.mjs)
+//   node scripts/bench/pages.mjs                (scripts/bench.sh runs it after bench.mjs)
+//   node scripts/bench/pages.mjs --dist DIR     (another build, e.g. main's, to compare)
 //
 // Builds dist/ with `npx vite build` when it is missing or older than its sources, serves it
 // and launches Chromium exactly as the browser tests do (tests/browser/helpers.mjs). Every cold
@@ -14,19 +21,28 @@
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 import { DIST, REPO_ROOT, launchChromium, startSite } from '../../tests/browser/helpers.mjs';
 
 const COLD_LOADS = 5;
 const TOGGLES = 30;
+const SLIDER_STEPS = 21;
 const FRAME_MS = 1000 / 60;
 const READY_TIMEOUT_MS = 20_000;
 // After a page is interactive, the network must stay idle this long before its bytes are summed
 // (lazy chunks, KaTeX fonts and the authors page's embedded exercise arrive after the marker).
 const NETWORK_QUIET_MS = 500;
 const VIEWPORT = { width: 1100, height: 800 }; // as launchBrowser() in helpers.mjs
+
+// The targets of issue 12 (figures only: the bench prints them beside each measure).
+const TARGET = { readyMs: 400, readyGoalMs: 250, firstPaintMs: 150, gzipKiB: 150 };
+
+// `--dist DIR` measures another build (no rebuild); default: this checkout's dist/.
+const distArg = process.argv.indexOf('--dist');
+const DIST_DIR = distArg > 0 ? resolve(process.argv[distArg + 1] ?? '') : DIST;
 
 // What "interactive" means on each page: the first moment its marks all match, timed in the page
 // from navigation start. A mark's `visible` asks for a rendered box, not only a DOM node.
@@ -72,6 +88,7 @@ const PAGES = [
     means: 'headline figures + plot from core',
     marks: { ready: { selector: 'body[data-state="ready"] #headline [data-figure] dd' } },
     failed: '#status.error-box',
+    readyMs: 600,
   },
   {
     // Normalization lab: the function panel works at once; data-state is set when the core has
@@ -118,6 +135,7 @@ function newestMtime(path) {
 }
 
 function ensureBuilt() {
+  if (DIST_DIR !== DIST) return `given with --dist: ${DIST_DIR}`;
   const built = join(DIST, 'index.html');
   const sources = Math.max(...['web', 'vite.config.js', 'package-lock.json'].map((p) => newestMtime(join(REPO_ROOT, p))));
   if (existsSync(built) && statSync(built).mtimeMs >= sources) return 'up to date';
@@ -171,7 +189,14 @@ async function coldLoad(browser, url, spec) {
     const page = await context.newPage();
     await page.goto(url, { waitUntil: 'commit' });
     await page.waitForFunction(() => window.__pageBench?.done, null, { timeout: READY_TIMEOUT_MS, polling: 50 });
-    return await page.evaluate(() => ({ marks: window.__pageBench.marks, failed: window.__pageBench.failed }));
+    return await page.evaluate(() => {
+      // First paint and first contentful paint, ms since navigation start (Paint Timing API).
+      const paint = Object.fromEntries(performance.getEntriesByType('paint').map((e) => [e.name, e.startTime]));
+      const marks = { ...window.__pageBench.marks };
+      if (paint['first-paint'] !== undefined) marks.firstPaint = paint['first-paint'];
+      if (paint['first-contentful-paint'] !== undefined) marks.firstContentfulPaint = paint['first-contentful-paint'];
+      return { marks, failed: window.__pageBench.failed };
+    });
   } catch (error) {
     return { marks: {}, failed: null, error: error.message.split('\n')[0] };
   } finally {
@@ -179,7 +204,9 @@ async function coldLoad(browser, url, spec) {
   }
 }
 
-// One more cold load, untimed, for the bytes. Returns { requests, raw, gzip } or { error }.
+// One more cold load, untimed, for the bytes: on the first view, then after scrolling to the end
+// of the page (what loads only when it comes into view). Returns { first, scrolled } (each
+// { requests, raw, gzip, httpErrors }) or { error }.
 async function transfer(browser, url, spec) {
   const context = await newContext(browser, spec);
   try {
@@ -192,7 +219,8 @@ async function transfer(browser, url, spec) {
 }
 
 // Sums every response (all frames) of one navigation once the page is interactive and the
-// network has been idle for NETWORK_QUIET_MS. Returns { requests, raw, gzip }.
+// network has been idle for NETWORK_QUIET_MS; then scrolls to the end, a screen at a time, and
+// sums again. Returns { first, scrolled }, each { requests, raw, gzip, httpErrors }.
 async function summedResponses(context, url) {
   const page = await context.newPage();
   let inFlight = 0;
@@ -214,20 +242,36 @@ async function summedResponses(context, url) {
     // Redirects have no body; they still count as a request.
     sizes.push(response.body().then((body) => body, () => Buffer.alloc(0)));
   });
+  const quiet = async () => {
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline && (inFlight > 0 || Date.now() - lastActivity < NETWORK_QUIET_MS)) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  const sum = async () => {
+    const bodies = await Promise.all(sizes);
+    let raw = 0;
+    let gzip = 0;
+    for (const body of bodies) {
+      raw += body.length;
+      gzip += gzipSync(body, { level: 9 }).length;
+    }
+    return { requests: bodies.length, raw, gzip, httpErrors: [...httpErrors] };
+  };
   await page.goto(url, { waitUntil: 'load' });
   await page.waitForFunction(() => window.__pageBench?.done, null, { timeout: READY_TIMEOUT_MS, polling: 50 }).catch(() => {});
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline && (inFlight > 0 || Date.now() - lastActivity < NETWORK_QUIET_MS)) {
-    await new Promise((r) => setTimeout(r, 50));
+  await quiet();
+  const first = await sum();
+  for (let i = 0; i < 60; i += 1) {
+    const atEnd = await page.evaluate(() => {
+      window.scrollBy(0, window.innerHeight * 0.9);
+      return window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2;
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    if (atEnd) break;
   }
-  const bodies = await Promise.all(sizes);
-  let raw = 0;
-  let gzip = 0;
-  for (const body of bodies) {
-    raw += body.length;
-    gzip += gzipSync(body, { level: 9 }).length;
-  }
-  return { requests: bodies.length, raw, gzip, httpErrors };
+  await quiet();
+  return { first, scrolled: await sum() };
 }
 
 // ---- grid toggle latency -------------------------------------------------------------------
@@ -291,6 +335,100 @@ async function gridToggles(browser, url) {
   }
 }
 
+// ---- loss-dilution slider -----------------------------------------------------------------
+
+// Installed in the dilution page: like installToggleProbe, for a slider step (ArrowRight on the
+// range input) and the headline's first figure. Also records long tasks from now on.
+function installSliderProbe() {
+  const headline = document.getElementById('headline');
+  const text = () => headline.querySelector('[data-figure] dd')?.textContent ?? '';
+  const probe = { pending: null, results: [], longTasks: [] };
+  window.__sliderProbe = probe;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) probe.longTasks.push(entry.duration);
+  }).observe({ type: 'longtask' });
+  document.addEventListener(
+    'keydown',
+    (event) => {
+      if (['ArrowRight', 'ArrowLeft', 'Home', 'End'].includes(event.key)) probe.pending = { start: event.timeStamp, before: text() };
+    },
+    true,
+  );
+  new MutationObserver(() => {
+    const pending = probe.pending;
+    if (!pending || text() === pending.before) return;
+    const changed = performance.now();
+    probe.pending = null;
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => probe.results.push({ text: changed - pending.start, frame: performance.now() - pending.start });
+      channel.port2.postMessage(null);
+    });
+  }).observe(headline, { subtree: true, childList: true, characterData: true });
+}
+
+// A drag: `steps` input events on the slider, one per animation frame (as a pointer drag
+// delivers them), from k = `from` up. Resolves when the headline shows the last step and a frame
+// has been rendered after it: { totalMs, idealMs, longest long task }.
+function dragSlider({ from, steps }) {
+  const slider = document.getElementById('pads');
+  const headline = document.getElementById('headline');
+  const probe = window.__sliderProbe;
+  probe.longTasks.length = 0;
+  return new Promise((resolvePromise) => {
+    let i = 0;
+    const start = performance.now();
+    const frame = () => {
+      i += 1;
+      slider.value = String(from + i);
+      slider.dispatchEvent(new Event('input', { bubbles: true }));
+      if (i < steps) requestAnimationFrame(frame);
+      else {
+        const last = headline.textContent;
+        const settle = () => {
+          // The last step is on screen when the headline stopped changing for a frame.
+          requestAnimationFrame(() => {
+            if (headline.textContent !== last) return settle();
+            setTimeout(() => resolvePromise({ totalMs: performance.now() - start, idealMs: steps * (1000 / 60), longestTask: Math.max(0, ...probe.longTasks) }), 0);
+          });
+        };
+        settle();
+      }
+    };
+    slider.value = String(from);
+    slider.dispatchEvent(new Event('input', { bubbles: true }));
+    requestAnimationFrame(frame);
+  });
+}
+
+async function sliderSteps(browser, url) {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  try {
+    const page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    await page.goto(url, { waitUntil: 'load' });
+    await page.waitForSelector('body[data-state="ready"] #headline [data-figure] dd', { timeout: READY_TIMEOUT_MS });
+    await page.evaluate(installSliderProbe);
+    await page.focus('#pads');
+    await page.keyboard.press('Home'); // k = 0 (a change: the default is 8)
+    await page.waitForFunction(() => window.__sliderProbe.results.length >= 1, null, { polling: 'raf' });
+    for (let i = 1; i <= SLIDER_STEPS; i += 1) {
+      await page.keyboard.press('ArrowRight');
+      await page.waitForFunction((n) => window.__sliderProbe.results.length >= n, i + 1, { polling: 'raf' });
+    }
+    const results = (await page.evaluate(() => window.__sliderProbe.results)).slice(1);
+    const longTasks = await page.evaluate(() => Math.max(0, ...window.__sliderProbe.longTasks));
+    // Let deferred work settle before the drag (a learner pauses too).
+    await page.waitForTimeout(500);
+    const drag = await page.evaluate(dragSlider, { from: 0, steps: SLIDER_STEPS });
+    return { results, longTasks, drag };
+  } catch (error) {
+    return { results: [], error: error.message.split('\n')[0] };
+  } finally {
+    await context.close();
+  }
+}
+
 // ---- report ----------------------------------------------------------------------------------
 
 const sorted = (xs) => [...xs].sort((a, b) => a - b);
@@ -342,19 +480,22 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
+const verdict = (value, limit) => (value === undefined ? '' : value <= limit ? 'ok' : 'OVER');
+
 async function main() {
   const started = Date.now();
   const buildState = ensureBuilt();
+  const load = loadavg().map((x) => x.toFixed(2)).join(', ');
   let firstExercise = '(unknown: no web/generated/content/index.json)';
   try {
     firstExercise = JSON.parse(readFileSync(join(REPO_ROOT, 'web', 'generated', 'content', 'index.json'), 'utf8'))[0]?.id ?? firstExercise;
   } catch {}
 
   try {
-    site = await startSite();
+    site = await startSite({ root: DIST_DIR });
     browser = await launchChromium();
 
-    const rows = [['page', 'requests', 'raw KiB', 'gzip KiB', 'ready median', 'ready min', 'interactive means']];
+    const rows = [['page', 'requests', 'gzip KiB', 'scrolled', 'first paint', 'ready median', 'ready min', 'targets', 'interactive means']];
     const notes = [];
     for (const spec of PAGES) {
       const url = site.url + spec.path;
@@ -367,25 +508,36 @@ async function main() {
         if (loads.at(-1).error) break; // a page that timed out once would only time out again
       }
       const ready = markStats(loads, 'ready');
+      const paint = markStats(loads, 'firstPaint');
+      const readyLimit = spec.readyMs ?? TARGET.readyMs;
+      const gzipKiB = bytes.error ? undefined : bytes.first.gzip / 1024;
+      const targets = [
+        `ready ${verdict(ready.median, readyLimit)}${spec.readyMs ? ` (≤ ${readyLimit})` : ''}`,
+        `paint ${verdict(paint.median, TARGET.firstPaintMs)}`,
+        `size ${verdict(gzipKiB, TARGET.gzipKiB)}`,
+      ].join(', ');
       if (bytes.error) {
-        rows.push([spec.name, '—', '—', '—', ms(ready.median), ms(ready.min), spec.means]);
+        rows.push([spec.name, '—', '—', '—', ms(paint.median), ms(ready.median), ms(ready.min), targets, spec.means]);
         notes.push(`${spec.name}: no byte figures: ${bytes.error}`);
       } else {
-        rows.push([spec.name, String(bytes.requests), kib(bytes.raw), kib(bytes.gzip), ms(ready.median), ms(ready.min), spec.means]);
-        if (bytes.httpErrors.length) notes.push(`${spec.name}: ${bytes.httpErrors.join(', ')}`);
+        rows.push([spec.name, String(bytes.first.requests), kib(bytes.first.gzip), kib(bytes.scrolled.gzip), ms(paint.median), ms(ready.median), ms(ready.min), targets, spec.means]);
+        if (bytes.scrolled.httpErrors.length) notes.push(`${spec.name}: ${bytes.scrolled.httpErrors.join(', ')}`);
       }
       if (ready.note) notes.push(`${spec.name}: ${ready.note}`);
       if (spec.marks.passage) {
         const passage = markStats(loads, 'passage');
-        rows.push(['  passage', '', '', '', ms(passage.median), ms(passage.min), 'passage visible (core still loading)']);
+        rows.push(['  passage', '', '', '', '', ms(passage.median), ms(passage.min), '', 'passage visible (core still loading)']);
         if (passage.note) notes.push(`exercise passage: ${passage.note}`);
         const early = loads.filter((l) => l.marks.passage !== undefined && l.marks.ready !== undefined && l.marks.passage < l.marks.ready).length;
         notes.push(`exercise: passage visible before the core was ready in ${early} of ${loads.length} loads`);
       }
     }
 
-    console.log(`\nmasklab pages: dist/ (${buildState}) in headless Chromium, ${COLD_LOADS} cold loads per page (new context each)`);
-    console.log(`bytes: every response of one extra load, all frames; gzip = sum of each body at gzip -9. exercise = ${firstExercise}`);
+    console.log(`\nmasklab pages: ${buildState === 'given with --dist: ' + DIST_DIR ? DIST_DIR : `dist/ (${buildState})`} in headless Chromium, ${COLD_LOADS} cold loads per page (new context each)`);
+    console.log(`load average at the start (1, 5, 15 min): ${load} — figures taken while other work runs are noisy`);
+    console.log(`bytes: every response of one extra load, all frames; gzip = sum of each body at gzip -9, on the first view`);
+    console.log(`and after scrolling to the end ("scrolled"). exercise = ${firstExercise}`);
+    console.log(`targets: ready ≤ ${TARGET.readyMs} ms (goal ${TARGET.readyGoalMs}), first paint ≤ ${TARGET.firstPaintMs} ms, first view ≤ ${TARGET.gzipKiB} KiB gzip`);
     table(rows);
     for (const note of notes) console.log(note);
 
@@ -402,6 +554,24 @@ async function main() {
         ['next frame rendered', ms(median(frame), 1), ms(percentile(frame, 95), 1), `${frame.filter((x) => x <= FRAME_MS).length} of ${frame.length}`],
       ]);
       if (toggles.error) console.log(`stopped early: ${toggles.error}`);
+    }
+
+    const slider = await sliderSteps(browser, `${site.url}dilution.html`);
+    console.log(`\nmasklab pages: loss-dilution slider, ${SLIDER_STEPS} steps by ArrowRight (k = 1…${SLIDER_STEPS}); target: the headline in one frame`);
+    if (slider.results.length === 0) {
+      console.log(`no figures: ${slider.error ?? 'the headline never changed'}`);
+    } else {
+      const text = slider.results.map((r) => r.text);
+      const frame = slider.results.map((r) => r.frame);
+      table([
+        ['from the key press to', 'median', 'p95', 'in one 16.7 ms frame'],
+        ['headline text changed', ms(median(text), 1), ms(percentile(text, 95), 1), `${text.filter((x) => x <= FRAME_MS).length} of ${text.length}`],
+        ['next frame rendered', ms(median(frame), 1), ms(percentile(frame, 95), 1), `${frame.filter((x) => x <= FRAME_MS).length} of ${frame.length}`],
+      ]);
+      console.log(`longest task during the steps: ${ms(slider.longTasks)} (0 = none over 50 ms)`);
+      const d = slider.drag;
+      console.log(`a ${SLIDER_STEPS}-step drag, one input event per frame: ${ms(d.totalMs)} to the last step on screen (${ms(d.idealMs)} at one frame per step); longest task ${ms(d.longestTask)}`);
+      if (slider.error) console.log(`stopped early: ${slider.error}`);
     }
   } finally {
     await cleanUp();

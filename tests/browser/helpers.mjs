@@ -53,9 +53,13 @@ const CONTENT_TYPES = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-/** Serves dist/ under MOUNT on 127.0.0.1:<free port>. Returns { url, close }. */
-export async function startSite() {
-  if (!existsSync(join(DIST, 'index.html'))) throw new Error(`${DIST}/index.html is missing — run \`npx vite build\` first`);
+/**
+ * Serves dist/ (or another built site, `root`) under MOUNT on 127.0.0.1:<free port>.
+ * Returns { url, close }. Two calls give two origins (different ports): the embed tests frame
+ * the site from a host page served by a second one.
+ */
+export async function startSite({ root = DIST } = {}) {
+  if (!existsSync(join(root, 'index.html'))) throw new Error(`${root}/index.html is missing — run \`npx vite build\` first`);
 
   const server = createServer((request, response) => {
     const { pathname } = new URL(request.url, 'http://localhost');
@@ -69,12 +73,12 @@ export async function startSite() {
     }
     let path;
     try {
-      path = normalize(join(DIST, decodeURIComponent(pathname.slice(MOUNT.length))));
+      path = normalize(join(root, decodeURIComponent(pathname.slice(MOUNT.length))));
     } catch {
       response.writeHead(400).end();
       return;
     }
-    if (path !== DIST && !path.startsWith(DIST + sep)) {
+    if (path !== root && !path.startsWith(root + sep)) {
       response.writeHead(403).end();
       return;
     }

@@ -1,10 +1,16 @@
 // dilution/main.js — the worked loss-dilution page (dilution.html): a slider for the number of
-// extra pads k, the plot of reported loss against pad share (buggy vs fixed), the step-by-step
-// derivation with this batch's numbers, and the batch itself as a read-only token grid.
+// extra pads k, the headline figures, the plot of reported loss against pad share (buggy vs
+// fixed), the step-by-step derivation with this batch's numbers, and the two batches as
+// read-only token grids.
 //
-// Every point is a core.inspect answer: for each k in 0..MAX_EXTRA_PADS the page asks the core
-// once with labels = input_ids and once with pads labelled −100, and keeps the answers. Moving
-// the slider redraws from them (the side-by-side grids ask the core again through compare.js).
+// Every number is a core.inspect answer (sweep.js asks once per k and labelling, without the
+// attention view this page never draws, and keeps the answers). What waits, and why:
+//   - the headline for the k on the slider is drawn as soon as the core is ready, and on every
+//     slider step before anything else, so it keeps up with a drag (one frame);
+//   - the plot (uPlot) and the grids load and draw when their sections come near the screen or
+//     the page is idle; the derivation (KaTeX, the largest library here) only when near;
+//   - during a drag the plot, grids and derivation redraw once the slider pauses, and the live
+//     region and the URL follow the last value.
 // Nothing is computed here.
 
 import { h, liveRegion, replaceChildren } from '../shared/dom.js';
@@ -12,18 +18,16 @@ import { formatLoss, formatNumber, formatShare } from '../shared/format.js';
 import { initPage } from '../shared/page.js';
 import { renderEmbedPanel } from '../shared/embed-panel.js';
 import { defineState } from '../shared/url-state.js';
+import { latest, renderLater } from '../shared/later.js';
 import { loadCore } from '../core/masklab.js';
-import { renderComparison } from '../grid/compare.js';
-import { createDerivation } from './derivation.js';
-import { MAX_EXTRA_PADS, baseRequest, dilutionRequest } from './dilution-batch.js';
-import { createLossPlot } from './plot.js';
+import { MAX_EXTRA_PADS } from './dilution-batch.js';
+import { createSweep } from './sweep.js';
 import './dilution.css';
 
 // Every user-visible string of the page script, in one place.
 const TEXT = {
   ready: 'Computed by the WebAssembly core.',
   loadFailed: (message) => `The WebAssembly core could not be loaded: ${message}. Reload the page to try again.`,
-  coreRefused: (k, error) => `The core refused the batch for k = ${k}: ${error.field}: ${error.message}`,
   urlProblems: 'Some of the link’s settings could not be used:',
   padsValue: (k, T) => `k = ${k} → max_length ${T}`,
   figures: {
@@ -36,7 +40,12 @@ const TEXT = {
     `k = ${k}: pad share ${share}; reported loss ${buggy} with labels = input_ids, ${fixed} with pads masked; each real token keeps ${factor} of its weight.`,
   buggyLabel: 'labels = input_ids',
   fixedLabel: 'pads labelled −100',
+  drawing: 'Drawing…',
+  sectionFailed: (message) => `This part could not be loaded: ${message}. Reload the page to try again.`,
 };
+
+// How long the slider must rest before the plot, grids and derivation follow it.
+const SETTLE_MS = 120;
 
 const STATE = defineState({ pads: { type: 'int', min: 0, max: MAX_EXTRA_PADS, default: 8 } });
 
@@ -61,73 +70,120 @@ slider.max = String(MAX_EXTRA_PADS);
 slider.value = String(state.pads);
 document.getElementById('pads-form').addEventListener('submit', (event) => event.preventDefault());
 
-const plot = createLossPlot(document.getElementById('plot'));
-const derivation = createDerivation(document.getElementById('derivation'));
-const batchBox = document.getElementById('batch-grid');
-
 function fail(message) {
   status.textContent = message;
   status.setAttribute('role', 'alert');
   status.classList.add('error-box');
+  document.body.dataset.state = 'error';
 }
 
-function figure(key, label, value, text) {
-  return h('div', { dataset: { figure: key } }, h('dt', {}, label), h('dd', { dataset: { value: String(value) } }, text));
+// The headline: four figures built once, then rewritten in place (a slider step must paint
+// within one frame, so it touches four text nodes and four attributes, nothing more).
+const FIGURES = ['buggy', 'fixed', 'share', 'factor'];
+const figureValues = {};
+replaceChildren(
+  headline,
+  FIGURES.map((key) => {
+    figureValues[key] = h('dd');
+    return h('div', { dataset: { figure: key } }, h('dt', {}, TEXT.figures[key]), figureValues[key]);
+  }),
+);
+
+function setFigure(key, value, text) {
+  const dd = figureValues[key];
+  dd.dataset.value = String(value);
+  if (dd.textContent !== text) dd.textContent = text;
 }
 
-// answers[k] = { buggy, fixed, request: { buggy, fixed } }
-function collect(core) {
-  const base = core.inspect(baseRequest());
-  if (base.error) throw new Error(TEXT.coreRefused(0, base.error));
-  const longest = base.batch.shape[1];
-  const answers = [];
-  for (let k = 0; k <= MAX_EXTRA_PADS; k += 1) {
-    const request = { buggy: dilutionRequest('buggy', longest, k), fixed: dilutionRequest('fixed', longest, k) };
-    const buggy = core.inspect(request.buggy);
-    const fixed = core.inspect(request.fixed);
-    for (const answer of [buggy, fixed]) if (answer.error) throw new Error(TEXT.coreRefused(k, answer.error));
-    answers.push({ buggy, fixed, request });
-  }
-  return answers;
+function drawHeadline(answers, k) {
+  const b = answers.buggy.summary;
+  const f = answers.fixed.summary;
+  const T = answers.buggy.batch.shape[1];
+  const value = TEXT.padsValue(k, T);
+  if (output.textContent !== value) output.textContent = value;
+  slider.setAttribute('aria-valuetext', value);
+  setFigure('buggy', b.loss, formatLoss(b.loss));
+  setFigure('fixed', f.loss, formatLoss(f.loss));
+  setFigure('share', b.pad_share, formatShare(b.pad_share));
+  setFigure('factor', b.dilution_factor, formatNumber(b.dilution_factor, 4));
 }
 
-function show(core, answers, { announce }) {
-  const k = state.pads;
-  const { buggy, fixed, request } = answers[k];
-  const b = buggy.summary;
-  const f = fixed.summary;
-  const T = buggy.batch.shape[1];
-  output.textContent = TEXT.padsValue(k, T);
-  slider.setAttribute('aria-valuetext', TEXT.padsValue(k, T));
-  replaceChildren(
-    headline,
-    figure('buggy', TEXT.figures.buggy, b.loss, formatLoss(b.loss)),
-    figure('fixed', TEXT.figures.fixed, f.loss, formatLoss(f.loss)),
-    figure('share', TEXT.figures.share, b.pad_share, formatShare(b.pad_share)),
-    figure('factor', TEXT.figures.factor, b.dilution_factor, formatNumber(b.dilution_factor, 4)),
-  );
-  plot.update({
-    share: answers.map((a) => a.buggy.summary.pad_share),
-    buggy: answers.map((a) => a.buggy.summary.loss),
-    fixed: answers.map((a) => a.fixed.summary.loss),
-    current: k,
-  });
-  derivation.update({ buggy, fixed, k });
-  renderComparison(batchBox, core, { buggy: request.buggy, fixed: request.fixed, buggyLabel: TEXT.buggyLabel, fixedLabel: TEXT.fixedLabel, stacked: true });
-  if (announce)
-    announcer.textContent = TEXT.announce(k, formatShare(b.pad_share), formatLoss(b.loss), formatLoss(f.loss), formatNumber(b.dilution_factor, 4));
-  document.body.dataset.state = 'ready';
+// A section drawn later: `load()` imports its module and returns { update(k) }. Until then the
+// section says "Drawing…"; a failed import is shown in the section, not thrown.
+function lazySection(id, load, { until } = {}) {
+  const box = document.getElementById(id);
+  const section = box.closest('section');
+  const placeholder = h('p', { class: 'status loading' }, TEXT.drawing);
+  box.append(placeholder);
+  let view = null;
+  let wanted = null;
+  const handle = {
+    show(k) {
+      wanted = k;
+      view?.update(k);
+    },
+  };
+  renderLater(section, async () => {
+    try {
+      view = await load(box);
+    } catch (error) {
+      replaceChildren(box, h('p', { class: 'error-box', role: 'alert' }, TEXT.sectionFailed(error.message)));
+      return;
+    }
+    placeholder.remove();
+    if (wanted !== null) view.update(wanted);
+  }, { until });
+  return handle;
 }
 
 try {
   const core = await loadCore();
-  const answers = collect(core);
+  const sweep = createSweep(core);
+  drawHeadline(sweep.at(state.pads), state.pads);
   status.textContent = TEXT.ready;
-  show(core, answers, { announce: false });
+  document.body.dataset.state = 'ready';
+
+  const plot = lazySection('plot', async (box) => {
+    const { createLossPlot } = await import('./plot.js');
+    const chart = createLossPlot(box);
+    // The plot needs every k: the rest of the sweep is computed now, in small slices.
+    await sweep.complete();
+    const all = sweep.all();
+    const points = { share: all.map((a) => a.buggy.summary.pad_share), buggy: all.map((a) => a.buggy.summary.loss), fixed: all.map((a) => a.fixed.summary.loss) };
+    return { update: (k) => chart.update({ ...points, current: k }) };
+  });
+  const derivation = lazySection('derivation', async (box) => {
+    const { createDerivation } = await import('./derivation.js');
+    const view = createDerivation(box);
+    return { update: (k) => view.update({ ...sweep.at(k), k }) };
+  }, { until: 'visible' });
+  const grids = lazySection('batch-grid', async (box) => {
+    const { createComparison } = await import('../grid/compare.js');
+    const view = createComparison(box, { buggyLabel: TEXT.buggyLabel, fixedLabel: TEXT.fixedLabel });
+    return {
+      update(k) {
+        const answers = sweep.at(k);
+        view.update({ buggy: answers.buggy, fixed: answers.fixed, buggyRequest: answers.request.buggy, fixedRequest: answers.request.fixed });
+      },
+    };
+  });
+  for (const section of [plot, derivation, grids]) section.show(state.pads);
+
+  // Everything but the headline follows the slider once it rests.
+  const follow = latest((k) => {
+    STATE.write({ pads: k });
+    const b = sweep.at(k).buggy.summary;
+    const f = sweep.at(k).fixed.summary;
+    announcer.textContent = TEXT.announce(k, formatShare(b.pad_share), formatLoss(b.loss), formatLoss(f.loss), formatNumber(b.dilution_factor, 4));
+    for (const section of [plot, derivation, grids]) section.show(k);
+  }, { delayMs: SETTLE_MS });
+
   slider.addEventListener('input', () => {
-    state = { pads: Number(slider.value) };
-    STATE.write(state);
-    show(core, answers, { announce: true });
+    const k = Number(slider.value);
+    if (k === state.pads) return;
+    state = { pads: k };
+    drawHeadline(sweep.at(k), k);
+    follow(k);
   });
 } catch (error) {
   fail(error.message.startsWith('The core') ? error.message : TEXT.loadFailed(error.message));

@@ -97,24 +97,31 @@ export function createLossPlot(container) {
   }).observe(canvasBox);
   window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', draw);
 
+  // The table's rows are built with the data; a new current point only moves the marking.
+  let rows = [];
+  function markCurrent(current) {
+    rows.forEach((tr, k) => {
+      const is = k === current;
+      if (tr.classList.contains('current') === is) return;
+      tr.classList.toggle('current', is);
+      if (is) tr.setAttribute('aria-current', 'true');
+      else tr.removeAttribute('aria-current');
+    });
+  }
+
   function update(points) {
+    const sameData = last && last.share === points.share && last.buggy === points.buggy && last.fixed === points.fixed;
     const rebuild = !last || last.share.length !== points.share.length;
     last = points;
     if (rebuild || !chart) draw();
     else chart.setData(data(points));
-    replaceChildren(
-      tableBody,
-      points.share.map((share, k) =>
-        h(
-          'tr',
-          { class: k === points.current ? 'current' : undefined, 'aria-current': k === points.current ? 'true' : undefined },
-          h('th', { scope: 'row' }, String(k)),
-          h('td', {}, formatShare(share)),
-          h('td', {}, formatLoss(points.buggy[k])),
-          h('td', {}, formatLoss(points.fixed[k])),
-        ),
-      ),
-    );
+    if (!sameData) {
+      rows = points.share.map((share, k) =>
+        h('tr', {}, h('th', { scope: 'row' }, String(k)), h('td', {}, formatShare(share)), h('td', {}, formatLoss(points.buggy[k])), h('td', {}, formatLoss(points.fixed[k]))),
+      );
+      replaceChildren(tableBody, rows);
+    }
+    markCurrent(points.current);
   }
 
   return { update };

@@ -48,6 +48,19 @@ export const CONTROLS_TEXT = {
   },
   labelpad: 'label_pad_token_id',
   labelpads: { '-100': '−100 (ignored)', 0: '0 (a real token id)' },
+  optionsTitle: 'Collator options',
+  optionsSummary: (state) =>
+    [
+      `${state.side} padding`,
+      { longest: 'to the longest', max_length: `to max_length ${state.max}`, do_not_pad: 'not padded' }[state.padding],
+      { from_lengths: 'mask from lengths', all_ones: 'all-ones mask', input_ids_ne_pad: 'mask = ids ≠ pad' }[state.mask],
+      { mask_padding: 'labels by position', input_ids: 'labels = input_ids', mask_pad_id: 'labels by value' }[state.labels],
+      state.padeos ? 'pad = eos' : null,
+      state.packing === 'none' ? null : `packing ${state.packing}`,
+      state.attn,
+    ]
+      .filter(Boolean)
+      .join(' · '),
   packingLegend: 'Packing and positions',
   packing: 'packing',
   packings: {
@@ -132,8 +145,12 @@ export function createControls(form, { onChange, onClearEdits, onReset }) {
     form,
     h('fieldset', { class: 'examples-set', 'data-panel': 'examples' }, h('legend', {}, CONTROLS_TEXT.examplesLegend), examples, h('div', { class: 'actions' }, addButton, removeButton)),
     h(
+      'details',
+      { class: 'options', 'data-panel': 'options' },
+      h('summary', {}, h('span', { class: 'options-title' }, CONTROLS_TEXT.optionsTitle), h('span', { class: 'options-now', id: idOf('options-now') })),
+      h(
       'div',
-      { class: 'option-sets', 'data-panel': 'options' },
+      { class: 'option-sets' },
       h(
         'fieldset',
         {},
@@ -161,6 +178,7 @@ export function createControls(form, { onChange, onClearEdits, onReset }) {
         select('packing', CONTROLS_TEXT.packing, CONTROLS_TEXT.packings),
         select('pos', CONTROLS_TEXT.pos, CONTROLS_TEXT.positions),
         radios('attn', CONTROLS_TEXT.attnLegend, CONTROLS_TEXT.attn),
+      ),
       ),
     ),
     h('div', { class: 'actions' }, clearButton, resetButton),
@@ -220,6 +238,7 @@ export function createControls(form, { onChange, onClearEdits, onReset }) {
     // max_length only matters with max_length padding or truncation; say so by disabling it.
     write(control('max'), 'disabled', !(state.padding === 'max_length' || state.trunc));
     write(control('tside'), 'disabled', !state.trunc);
+    write(form.querySelector(`#${idOf('options-now')}`), 'textContent', CONTROLS_TEXT.optionsSummary(state));
     const edits = state.tm.length + state.tl.length;
     write(clearButton, 'textContent', edits ? CONTROLS_TEXT.clearEdits(edits) : CONTROLS_TEXT.noEdits);
     write(clearButton, 'disabled', edits === 0);
@@ -273,6 +292,8 @@ export function createControls(form, { onChange, onClearEdits, onReset }) {
     errorBox.append(h('strong', {}, CONTROLS_TEXT.errorTitle), ' ', CONTROLS_TEXT.errorWhere(where), error.message);
     const target = key ? control(key) ?? control(`${key}-${state?.[key]}`) : null;
     if (target) {
+      const options = target.closest('details');
+      if (options) options.open = true; // the named control must be in view
       target.setAttribute('aria-invalid', 'true');
       target.setAttribute('aria-describedby', idOf('error'));
       invalid = target;

@@ -40,6 +40,9 @@ const schema = {
   packing: { type: 'enum', values: ['none', 'flatten', 'concat_unsafe'], default: 'none' },
   pos: { type: 'enum', values: ['arange', 'from_mask'], default: 'arange' },
   attn: { type: 'enum', values: ['causal', 'bidirectional'], default: 'causal' },
+  // refit: the tiny model is fitted on the edited labels (as training would); frozen: on the
+  // labels before any edit, so a toggle changes only the targets it touches.
+  model: { type: 'enum', values: ['refit', 'frozen'], default: 'refit' },
   row: { type: 'int', min: 0, max: 15, default: 0 },
   tm: { type: 'list', item: CELL, maxItems: 64, default: [] },
   tl: { type: 'list', item: CELL, maxItems: 64, default: [] },
@@ -82,6 +85,7 @@ export function inspectRequest(state) {
   if (state.multiple !== '0') request.pad_to_multiple_of = Number(state.multiple);
   if (state.tm.length) request.toggle_attention_mask = pairs(state.tm);
   if (state.tl.length) request.toggle_labels = pairs(state.tl);
+  if (state.model === 'frozen') request.freeze_model = true;
   return request;
 }
 

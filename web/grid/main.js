@@ -15,6 +15,7 @@ import { createAttentionMap } from './attention-map.js';
 import { createControls } from './controls.js';
 import { GRID_STATE, inspectRequest, toggleCell } from './grid-state.js';
 import { createSummary } from './summary.js';
+import { createSummaryStrip } from './summary-strip.js';
 import { createLegend, createTokenGrid, padMap } from './token-grid.js';
 
 // Every user-visible string of the page script, in one place.
@@ -30,6 +31,7 @@ const TEXT = {
   rowOption: (b) => `Row ${b + 1}`,
   toggled: (field, b, t, value) => `${field} at row ${b + 1}, position ${t} is now ${value}.`,
   figures: (loss, targets, share) => `Loss over targets ${loss} on ${targets} targets; pad share ${share}.`,
+  refitMoved: (n) => `The model was refitted: ${n} other loss${n === 1 ? '' : 'es'} moved.`,
 };
 
 initPage({ widget: 'grid' });
@@ -84,6 +86,30 @@ const grid = createTokenGrid(document.getElementById('token-grid'), {
 document.getElementById('grid-legend').append(createLegend());
 const attentionMap = createAttentionMap(document.getElementById('attention'));
 const summary = createSummary(summaryBox);
+const strip = createSummaryStrip(document.getElementById('strip'), {
+  onModel(mode) {
+    state = { ...state, model: mode };
+    recompute({ kind: 'model' });
+  },
+});
+
+// Loss cells (as "b.t") whose scored value moved although the edit did not touch them: the
+// refitted model moved them. A labels toggle at (b, t) touches the target scored at logit
+// t − 1 (t without the shift); a mask toggle touches no loss (the bigram reads no attention).
+function movedElsewhere(before, after, cell, shift) {
+  const moved = new Set();
+  if (!before || before.batch.shape.join() !== after.batch.shape.join()) return moved;
+  const touched = cell.kind === 'labels' ? `${cell.b}.${shift ? cell.t - 1 : cell.t}` : null;
+  const [B, T] = after.batch.shape;
+  for (let b = 0; b < B; b += 1)
+    for (let t = 0; t < T; t += 1) {
+      const key = `${b}.${t}`;
+      if (key === touched) continue;
+      const scored = (r) => r.loss.targets[b][t] !== -100;
+      if (scored(before) && scored(after) && before.loss.per_token[b][t] !== after.loss.per_token[b][t]) moved.add(key);
+    }
+  return moved;
+}
 
 // The URL is written at once after a form change (a reload right after it must restore it),
 // but when the page is next idle for a cell toggle: history.replaceState costs ~2 ms on this
@@ -148,11 +174,18 @@ function recompute(how = { kind: 'option' }) {
   }
   controls.clearError();
   staleNote.hidden = true;
+  const before = lastGood?.response ?? null;
   lastGood = { request, response };
 
   const [B, T] = response.batch.shape;
+  const moved = how.kind === 'toggle' && state.model === 'refit' ? movedElsewhere(before, response, how.cell, request.shift ?? true) : new Set();
   // A panel hidden by ?hide= never shows again, so it is not drawn at all.
-  if (!gridPanel.hidden) grid.update(response, { request, caption: TEXT.caption(B, T) });
+  if (!gridPanel.hidden) grid.update(response, { request, caption: TEXT.caption(B, T), moved });
+  strip.update(response, {
+    before: how.kind === 'load' ? null : before,
+    refitMoved: how.kind === 'toggle' && state.model === 'refit' && how.cell.kind === 'labels' ? moved.size : null,
+    frozen: state.model === 'frozen',
+  });
   summary.update(response);
 
   if (state.row >= B) state = { ...state, row: 0 };
@@ -168,8 +201,8 @@ function recompute(how = { kind: 'option' }) {
   if (how.kind === 'toggle') {
     const { kind, b, t } = how.cell;
     const value = kind === 'labels' ? formatId(response.batch.labels[b][t]) : String(response.batch.attention_mask[b][t]);
-    announcer.textContent = `${TEXT.toggled(kind, b, t, value)} ${figures}`;
-  } else if (how.kind === 'option') {
+    announcer.textContent = `${TEXT.toggled(kind, b, t, value)} ${figures}${moved.size ? ` ${TEXT.refitMoved(moved.size)}` : ''}`;
+  } else if (how.kind === 'option' || how.kind === 'model') {
     announcer.textContent = figures;
   }
   document.body.dataset.state = 'ready';

@@ -19,6 +19,14 @@
 // padding side for pad shading; `options.diff` (another inspect response of the same shape)
 // marks mask/label cells that differ from it; `options.caption` replaces the caption. All optional.
 //
+// `options.moved` (a Set of "b.t") marks loss cells ↻ that the last edit moved elsewhere (the
+// model was refitted).
+// `options.fold` ({ hidden: Set of positions, runs: [{ start, end }] }, see compare-columns.js)
+// hides runs of positions and puts a "⋯ n identical" button in their place; `onUnfold(run)` is
+// called when one is pressed. Arrow keys skip hidden positions. `compact` (the comparison view)
+// gives every position the same fixed width and keeps every cell on its lines, so two grids side
+// by side line up row for row and column for column.
+//
 // Speed: a toggle must redraw within one frame. The table's rows and cells are built only when
 // the batch shape (B, T) changes; otherwise update() describes every cell as plain data (class,
 // spoken label, content parts) and touches the DOM only where that description changed, so a
@@ -40,6 +48,17 @@ export const GRID_TEXT = {
     position_ids: 'position_ids',
     loss: 'loss at t',
   },
+  // Shown instead of the names above on narrow screens (the spoken names stay the long ones).
+  shortFields: {
+    tokens: 'tokens',
+    input_ids: 'ids',
+    attention_mask: 'mask',
+    labels: 'labels',
+    position_ids: 'pos',
+    loss: 'loss',
+  },
+  fold: (n) => `${n} same`,
+  foldSpoken: (start, end) => ` positions, t=${start} to t=${end}, identical in both batches: show them`,
   rowName: (b) => `row ${b + 1}`,
   columnHeader: (t) => `t=${t}`,
   columnSpoken: (t) => `position ${t}`,
@@ -57,13 +76,14 @@ export const GRID_TEXT = {
     user: { glyph: '✎', short: 'by you', spoken: 'you switched it off' },
   },
   trained: { glyph: '●', short: 'trained', spoken: 'trained' },
-  padTrained: { glyph: '⚠', short: 'pad trained', spoken: 'a pad position that is trained' },
+  padTrained: { glyph: '⚠', short: 'pad trained', compact: 'trained', spoken: 'a pad position that is trained' },
   maskOn: { glyph: '●', spoken: '1, may be attended to' },
   maskOff: { glyph: '○', spoken: '0, hidden from attention' },
   noMask: { text: 'none', spoken: 'none: this batch passes no attention_mask' },
   notScored: { text: '·', spoken: 'not scored' },
   edited: { glyph: '✎', spoken: 'changed by you' },
   differs: { glyph: '≠', spoken: 'differs from the other grid' },
+  moved: { glyph: '↻', spoken: 'moved by your last edit because the model was refitted' },
   packedStart: (k) => `start of packed example ${k + 1}`,
   padCell: 'pad',
   arrow: '→',
@@ -82,6 +102,7 @@ export const GRID_TEXT = {
     ['−100 · pad', 'label ignored, with its reason: pad, ¶ prompt, ≡ pad id, ┃ boundary, ∅ given, ✎ by you'],
     ['⚠', 'a pad position that is trained'],
     ['✎', 'a cell you toggled'],
+    ['↻', 'a loss your last toggle moved elsewhere: the model was refitted on the edited labels'],
     ['→ x', 'the loss at t scores the label at t + 1 (the target token x)'],
   ],
 };
@@ -223,7 +244,7 @@ function positionFacts(batch, b, T, { tokens, pads, starts }) {
 // What one cell shows, as data: { className, label (spoken), parts, toggleable }.
 // `x` = positionFacts(...)[t]; `ctx` = the per-update context built in update().
 function describeCell(field, b, t, x, ctx) {
-  const { interactive, editedMask, editedLabels, diff, targets, perToken, pads, shift, maxLoss, tokenOf } = ctx;
+  const { interactive, editedMask, editedLabels, diff, targets, perToken, pads, shift, maxLoss, tokenOf, moved } = ctx;
   const key = `${b}.${t}`;
   const classes = ['cell', `f-${field}`];
   if (x.isPad) classes.push('pad');
@@ -264,7 +285,8 @@ function describeCell(field, b, t, x, ctx) {
       why = x.reason ?? { glyph: '?', short: x.reasonKey };
     } else if (x.padTrained) {
       classes.push('trained', 'pad-trained');
-      why = GRID_TEXT.padTrained;
+      // A compact cell is hatched as a pad already; ⚠ + "trained" fits its width.
+      why = ctx.compact ? { ...GRID_TEXT.padTrained, short: GRID_TEXT.padTrained.compact } : GRID_TEXT.padTrained;
     } else {
       classes.push('trained');
       why = GRID_TEXT.trained;
@@ -296,6 +318,11 @@ function describeCell(field, b, t, x, ctx) {
     parts.push({ cls: 'edited-mark', hidden: true, text: GRID_TEXT.edited.glyph });
     extra += `, ${GRID_TEXT.edited.spoken}`;
   }
+  if (field === 'loss' && moved.has(key)) {
+    classes.push('moved');
+    parts.push({ cls: 'moved-mark', hidden: true, text: GRID_TEXT.moved.glyph });
+    extra += `, ${GRID_TEXT.moved.spoken}`;
+  }
   if (differs) {
     classes.push('differs');
     parts.push({ cls: 'differs-mark', hidden: true, text: GRID_TEXT.differs.glyph });
@@ -318,11 +345,11 @@ function describeCell(field, b, t, x, ctx) {
   return { className: classes.join(' '), label, parts, toggleable };
 }
 
-export function createTokenGrid(container, { caption = 'Token grid', interactive = false, onToggle } = {}) {
+export function createTokenGrid(container, { caption = 'Token grid', interactive = false, onToggle, onUnfold, compact = false } = {}) {
   const id = `token-grid-${(gridCount += 1)}`;
   const hint = h('p', { class: 'visually-hidden', id: `${id}-hint` }, interactive ? GRID_TEXT.interactiveHint : GRID_TEXT.readOnlyHint);
   const table = h('table', {
-    class: 'token-grid',
+    class: compact ? 'token-grid compact' : 'token-grid',
     role: 'grid',
     id,
     'aria-describedby': `${id}-hint`,
@@ -337,14 +364,31 @@ export function createTokenGrid(container, { caption = 'Token grid', interactive
   // handles }), compared with the next description so unchanged cells are left alone.
   let cells = [];
   let shown = [];
+  let heads = []; // heads[t]: the column header of position t
+  let rows = []; // rows[r]: the <tr> of grid row r
+  let headRow = null;
+  let markers = []; // the fold markers on screen (header cells and body cells)
+  let hidden = new Set(); // positions folded away
+  let foldKey = '';
   let active = { r: 0, t: 0 };
   let shape = { B: -1, T: -1 };
 
+  // The nearest shown position from t in direction dir (+1 / -1), or t itself when none is.
+  function visibleFrom(t, dir) {
+    let u = t;
+    while (hidden.has(u) && u >= 0 && u < shape.T) u += dir;
+    if (u < 0 || u >= shape.T) {
+      u = t;
+      while (hidden.has(u) && u >= 0 && u < shape.T) u -= dir;
+    }
+    return Math.max(0, Math.min(shape.T - 1, u));
+  }
+
   // Moves the one tab stop (roving tabindex) to cell (r, t), clamped to the grid.
-  function moveTabStop(r, t) {
+  function moveTabStop(r, t, dir = 1) {
     if (!cells.length) return null;
     r = Math.max(0, Math.min(cells.length - 1, r));
-    t = Math.max(0, Math.min(cells[r].length - 1, t));
+    t = visibleFrom(Math.max(0, Math.min(cells[r].length - 1, t)), dir);
     const previous = cells[active.r]?.[active.t];
     const cell = cells[r][t];
     if (previous && previous !== cell) previous.tabIndex = -1;
@@ -353,8 +397,8 @@ export function createTokenGrid(container, { caption = 'Token grid', interactive
     return cell;
   }
 
-  function focusCell(r, t) {
-    moveTabStop(r, t)?.focus();
+  function focusCell(r, t, dir = 1) {
+    moveTabStop(r, t, dir)?.focus();
   }
 
   function toggle(cell) {
@@ -374,14 +418,15 @@ export function createTokenGrid(container, { caption = 'Token grid', interactive
     if (!cell) return;
     let r = Number(cell.dataset.r);
     let t = Number(cell.dataset.t);
+    let dir = 1;
     const lastRow = cells.length - 1;
     switch (event.key) {
       case 'ArrowRight': t += 1; break;
-      case 'ArrowLeft': t -= 1; break;
+      case 'ArrowLeft': t -= 1; dir = -1; break;
       case 'ArrowDown': r += 1; break;
       case 'ArrowUp': r -= 1; break;
       case 'Home': if (event.ctrlKey) r = 0; t = 0; break;
-      case 'End': if (event.ctrlKey) r = lastRow; t = shape.T - 1; break;
+      case 'End': if (event.ctrlKey) r = lastRow; t = shape.T - 1; dir = -1; break;
       case 'PageDown': r += FIELDS.length; break;
       case 'PageUp': r -= FIELDS.length; break;
       case 'Enter':
@@ -395,7 +440,7 @@ export function createTokenGrid(container, { caption = 'Token grid', interactive
         return;
     }
     event.preventDefault();
-    focusCell(r, t);
+    focusCell(r, t, dir);
   });
 
   table.addEventListener('click', (event) => {
@@ -408,17 +453,18 @@ export function createTokenGrid(container, { caption = 'Token grid', interactive
   // Builds the empty table for a B × T batch: headers, rows and cells with their fixed
   // attributes. Cell content, classes and labels are filled in by update().
   function build(B, T) {
-    const head = h(
-      'tr',
-      {},
-      h('th', { scope: 'col', role: 'columnheader', class: 'corner' }, GRID_TEXT.cornerHeader),
-      Array.from({ length: T }, (_, t) =>
-        h('th', { scope: 'col', role: 'columnheader', 'aria-label': GRID_TEXT.columnSpoken(t) }, GRID_TEXT.columnHeader(t)),
-      ),
+    heads = Array.from({ length: T }, (_, t) =>
+      h('th', { scope: 'col', role: 'columnheader', 'aria-label': GRID_TEXT.columnSpoken(t) }, GRID_TEXT.columnHeader(t)),
     );
+    const head = h('tr', {}, h('th', { scope: 'col', role: 'columnheader', class: 'corner' }, GRID_TEXT.cornerHeader), heads);
+    headRow = head;
     const body = [];
     cells = [];
     shown = [];
+    rows = [];
+    markers = [];
+    hidden = new Set();
+    foldKey = '';
     for (let b = 0; b < B; b += 1) {
       FIELDS.forEach((field, f) => {
         const r = b * FIELDS.length + f;
@@ -427,23 +473,63 @@ export function createTokenGrid(container, { caption = 'Token grid', interactive
         );
         cells.push(rowCells);
         shown.push(rowCells.map(() => ({})));
-        body.push(
+        const tr = h(
+          'tr',
+          { class: f === 0 ? 'group-start' : undefined },
           h(
-            'tr',
-            { class: f === 0 ? 'group-start' : undefined },
-            h(
-              'th',
-              { scope: 'row', role: 'rowheader', class: 'row-head' },
-              h('span', { class: f === 0 ? 'row-name' : 'row-name visually-hidden' }, `${GRID_TEXT.rowName(b)} `),
-              h('span', { class: 'field-name' }, GRID_TEXT.fields[field]),
-            ),
-            rowCells,
+            'th',
+            { scope: 'row', role: 'rowheader', class: 'row-head', title: GRID_TEXT.fields[field] },
+            h('span', { class: f === 0 ? 'row-name' : 'row-name visually-hidden' }, `${GRID_TEXT.rowName(b)} `),
+            h('span', { class: 'field-name long' }, GRID_TEXT.fields[field]),
+            h('span', { class: 'field-name short', 'aria-hidden': 'true' }, GRID_TEXT.shortFields[field]),
           ),
+          rowCells,
         );
+        rows.push(tr);
+        body.push(tr);
       });
     }
     replaceChildren(table, captionBox, h('thead', {}, head), h('tbody', {}, body));
     shape = { B, T };
+  }
+
+  // Hides the folded positions and puts one marker column where each run was: a button in the
+  // header (it unfolds the run) and an empty, aria-hidden cell in every body row. Runs are
+  // { start, end } (inclusive) of positions, from compare-columns.js.
+  function setFold(fold) {
+    const key = fold ? fold.runs.map((run) => `${run.start}-${run.end}`).join(',') : '';
+    if (key === foldKey) return;
+    foldKey = key;
+    for (const marker of markers) marker.remove();
+    markers = [];
+    const next = new Set(fold?.hidden ?? []);
+    for (let t = 0; t < shape.T; t += 1) {
+      const hide = next.has(t);
+      if (hide === hidden.has(t)) continue;
+      heads[t].hidden = hide;
+      for (const row of cells) row[t].hidden = hide;
+    }
+    hidden = next;
+    for (const run of fold?.runs ?? []) {
+      const n = run.end - run.start + 1;
+      const button = h(
+        'button',
+        { type: 'button', class: 'fold-button' },
+        h('span', { 'aria-hidden': 'true' }, '⋯ '),
+        GRID_TEXT.fold(n),
+        h('span', { class: 'visually-hidden' }, GRID_TEXT.foldSpoken(run.start, run.end)),
+      );
+      button.addEventListener('click', () => onUnfold?.(run));
+      const th = h('th', { scope: 'col', role: 'columnheader', class: 'fold-marker', dataset: { start: String(run.start), end: String(run.end) } }, button);
+      headRow.insertBefore(th, heads[run.start]);
+      markers.push(th);
+      cells.forEach((row, r) => {
+        const td = h('td', { class: 'fold-marker', 'aria-hidden': 'true' });
+        rows[r].insertBefore(td, row[run.start]);
+        markers.push(td);
+      });
+    }
+    if (cells.length && hidden.has(active.t)) moveTabStop(active.r, active.t);
   }
 
   // Writes one cell's description into its <td>, touching only what differs from `was`:
@@ -476,7 +562,7 @@ export function createTokenGrid(container, { caption = 'Token grid', interactive
     return { className: view.className, label: view.label, readOnly, toggle: toggleFlag, layout, parts: view.parts, handles };
   }
 
-  function update(response, { request, diff, caption: captionText } = {}) {
+  function update(response, { request, diff, caption: captionText, fold, moved } = {}) {
     const hadFocus = table.contains(document.activeElement);
     const batch = response.batch;
     const B = batch.input_ids.length;
@@ -489,6 +575,8 @@ export function createTokenGrid(container, { caption = 'Token grid', interactive
     for (let b = 0; b < B; b += 1) for (let t = 0; t < T; t += 1) if (targets?.[b]?.[t] !== IGNORE) maxLoss = Math.max(maxLoss, perToken?.[b]?.[t] ?? 0);
     const ctx = {
       interactive,
+      compact,
+      moved: moved ?? new Set(),
       editedMask: cellSet(request?.toggle_attention_mask),
       editedLabels: cellSet(request?.toggle_labels),
       diff,
@@ -518,6 +606,14 @@ export function createTokenGrid(container, { caption = 'Token grid', interactive
       });
     }
 
+    setFold(fold ?? null);
+    if (compact) {
+      // A compact table has a fixed layout: its width is the sum of its columns (grid.css).
+      const cols = String(T - hidden.size);
+      const folds = String(markers.length / (cells.length + 1));
+      if (table.style.getPropertyValue('--cols') !== cols) table.style.setProperty('--cols', cols);
+      if (table.style.getPropertyValue('--folds') !== folds) table.style.setProperty('--folds', folds);
+    }
     if (cells.length && T > 0) {
       const cell = moveTabStop(active.r, active.t);
       // Only a rebuilt table loses the focused cell; otherwise focus never left it.
@@ -527,6 +623,7 @@ export function createTokenGrid(container, { caption = 'Token grid', interactive
 
   return {
     element: table,
+    scroller,
     update,
     /** Focuses the cell of batch row b, field name, position t (used by tests and pages). */
     focus(b, field, t) {
