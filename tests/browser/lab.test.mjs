@@ -55,8 +55,8 @@ test('step 1 by keyboard: a = 1, x = 1 gives y = 1 and dy/dx = 2 (dy/da = 1)', a
   await page.keyboard.press('Enter'); // submits the form: Inspect
 
   // By hand: y = 1·1² = 1, dy/dx = 2·1·1 = 2, dy/da = 1² = 1.
-  assert.deepEqual(await result('y'), { value: '1', verdict: '✓ right (you said 1)' });
-  assert.deepEqual(await result('dydx'), { value: '2', verdict: '✓ right (you said 2)' });
+  assert.deepEqual(await result('y'), { value: '1', verdict: '✓ matches your 1' });
+  assert.deepEqual(await result('dydx'), { value: '2', verdict: '✓ matches your 2' });
   assert.equal((await result('dyda')).value, '1');
   assert.match(await page.getAttribute('.guided-steps [data-step="1"]', 'class'), /step-right/);
   assert.match(await page.textContent('.guided-steps [data-step="1"]'), /y = 1, dy\/dx = 2 \(dy\/da = 1\)/);
@@ -78,8 +78,8 @@ test('step 2 by keyboard: Reset, then a = 0.5 gives y = 0.5 and dy/dx = 1', asyn
   await page.keyboard.press('Enter');
 
   // By hand: y = 0.5·1² = 0.5, dy/dx = 2·0.5·1 = 1, dy/da = 1.
-  assert.deepEqual(await result('y'), { value: '0.5', verdict: '✓ right (you said 0.5)' });
-  assert.deepEqual(await result('dydx'), { value: '1', verdict: '✓ right (you said 1)' });
+  assert.deepEqual(await result('y'), { value: '0.5', verdict: '✓ matches your 0.5' });
+  assert.deepEqual(await result('dydx'), { value: '1', verdict: '✓ matches your 1' });
   assert.equal((await result('dyda')).value, '1');
   assert.match(await page.getAttribute('.guided-steps [data-step="2"]', 'class'), /step-right/);
   assert.equal(await page.isVisible('.note-box:has-text("Halving a halved y")'), true);
@@ -90,8 +90,8 @@ test('a wrong prediction is marked wrong, a fraction is accepted, and text that 
   await page.fill('input[name="py"]', '1/2'); // 0.5 as a fraction: right
   await page.fill('input[name="pdx"]', '3');
   await page.click('button[type="submit"]');
-  assert.equal((await result('y')).verdict, '✓ right (you said 1/2)');
-  assert.equal((await result('dydx')).verdict, '✗ not quite: you said 3');
+  assert.equal((await result('y')).verdict, '✓ matches your 1/2');
+  assert.equal((await result('dydx')).verdict, '✗ you said 3');
 
   await page.fill('input[name="a"]', 'half');
   await page.click('button[type="submit"]');
