@@ -1,17 +1,31 @@
-// main.js — the home page (index.html): what masklab teaches, the find-the-bug exercises with the
-// learner's progress, the labs, the ways in for course authors and interview practice, and a
-// small live demo of the core.
+// main.js — the home page (index.html): what masklab is, with a live batch from the core on the
+// first screen; the find-the-bug exercises with the learner's progress and level/topic filters
+// (kept in the URL); then a card for every lab and way in (from shared/site-pages.js).
 //
 // The page renders its lists at once; only the demo waits for the wasm core. Not here: the demo
-// itself (home/core-demo.js) or the list's layout (home/exercise-list.js).
+// itself (home/core-demo.js), the list (home/exercise-list.js) or the cards (home/tool-cards.js).
 
 import { exerciseIndex } from './exercise/catalog.js';
 import { initPage } from './shared/page.js';
 import { loadProgress } from './shared/store.js';
+import { defineState } from './shared/url-state.js';
 import { startCoreDemo } from './home/core-demo.js';
 import { renderExerciseList } from './home/exercise-list.js';
+import { renderToolCards } from './home/tool-cards.js';
 import './home/home.css';
 
+const FILTERS = defineState({
+  level: { type: 'list', item: /^(beginner|intermediate|advanced)$/, maxItems: 3, default: [] },
+  tag: { type: 'list', item: /^[a-z0-9]+(-[a-z0-9]+)*$/, maxItems: 40, default: [] },
+});
+
 initPage({ widget: 'home' });
-renderExerciseList(document.getElementById('exercise-list'), exerciseIndex(), loadProgress());
+const index = exerciseIndex();
+if (index[0]) document.getElementById('start-exercise').href = `./exercise.html?ex=${encodeURIComponent(index[0].id)}`;
+const { state } = FILTERS.read();
+renderExerciseList(document.getElementById('exercise-list'), index, loadProgress(), {
+  filters: state,
+  onFilters: (filters) => FILTERS.write(filters),
+});
+renderToolCards(document.getElementById('tool-cards'));
 startCoreDemo();

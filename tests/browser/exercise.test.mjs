@@ -218,7 +218,7 @@ test('an unknown exercise id gets a clear message and a way back', async () => {
   const page = await openExercise('ex=no-such-exercise');
   const message = await page.textContent('#exercise-status .error-box[role="alert"]');
   assert.match(message, /There is no exercise called “no-such-exercise”/);
-  assert.equal(await page.locator('#exercise-status a[href="./index.html#exercises"]').count(), 1);
+  assert.equal(await page.locator('#exercise-status a[href="./exercise.html"]').count(), 1, 'a way back to the list');
   await page.close();
 });
 

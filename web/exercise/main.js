@@ -1,5 +1,8 @@
 // exercise/main.js — the find-the-bug page (exercise.html?ex=<id>): mark, Check, Retry, Show
-// solution, then the explanation, "See it break" and follow-ups.
+// solution, then the explanation, "See it break" and follow-ups. Without ?ex= it is the list of
+// every exercise, filtered by level and topic (the home page's list, home/exercise-list.js).
+// At the top: back to the list, the previous and the next exercise; after Check, a table of
+// contents (sticky beside the page on wide screens) for the long explanation.
 //
 // Order of events: the exercise JSON (a small lazy chunk) renders the passage at once; the wasm
 // core loads in parallel and only the "See it break" panel and the live numbers wait for it.
@@ -21,6 +24,7 @@ import { fillLiveNumbers, markLiveNumbersUnavailable } from './live-numbers.js';
 import { createPassageView, resultLegend } from './passage-view.js';
 import { scoreMarks, solutionUnits } from './scoring.js';
 import { createSeeItBreak } from './see-it-break.js';
+import { showToc } from './toc.js';
 import './math.js';
 import './exercise.css';
 
@@ -66,6 +70,10 @@ const TEXT = {
   otherWrong: (words) => `Also marked but not part of a bug: ${words}.`,
   next: (title) => `Next exercise: ${title}`,
   allExercises: 'All exercises',
+  pagerAll: '← All exercises',
+  pagerPrevious: 'Previous',
+  pagerNext: 'Next',
+  listTitle: 'Find the bug — masklab',
   embedTitle: 'Use this exercise elsewhere',
   embedIntro: 'Paste this into a course page, a blog or an LMS to embed the exercise. The host page can listen for the score (see the course authors page).',
   copyEmbed: 'Copy embed code',
@@ -90,6 +98,7 @@ const announce = (message) => {
 
 const status = document.getElementById('exercise-status');
 const article = document.getElementById('exercise');
+const urlNote = document.getElementById('url-note');
 const afterCheck = document.getElementById('after-check');
 const panels = {
   passage: document.getElementById('passage-panel'),
@@ -112,14 +121,39 @@ function exerciseLinks(index) {
   return h('ul', { class: 'exercise-links' }, index.map((e) => h('li', {}, h('a', { href: `./exercise.html?ex=${encodeURIComponent(e.id)}` }, e.title))));
 }
 
+function showNotes(notes) {
+  if (!notes.length) return;
+  urlNote.hidden = false;
+  replaceChildren(urlNote, h('strong', {}, TEXT.urlProblems), h('ul', {}, notes.map((n) => h('li', {}, n))));
+}
+
+// No ?ex=: the list of exercises, with the home page's filters (their state in this URL).
+async function showList(index, state) {
+  const { renderExerciseList } = await import('../home/exercise-list.js');
+  document.title = TEXT.listTitle;
+  renderExerciseList(document.getElementById('exercise-list'), index, loadProgress(), {
+    filters: { level: state.level, tag: state.tag },
+    onFilters(filters) {
+      EXERCISE_STATE.write({ ...EXERCISE_STATE.defaults(), level: filters.level, tag: filters.tag });
+    },
+  });
+  status.hidden = true;
+  document.getElementById('exercise-list-view').hidden = false;
+  document.body.dataset.state = 'ready';
+}
+
 async function main() {
   status.textContent = TEXT.loading;
   const index = exerciseIndex();
   const { state: initial, problems } = EXERCISE_STATE.read();
   const notes = problems.map((p) => p.message);
   if (index.length === 0) return fail(TEXT.noContent);
+  if (!initial.ex) {
+    showNotes(notes);
+    return showList(index, initial);
+  }
 
-  const id = initial.ex || index[0].id;
+  const id = initial.ex;
   let exercise;
   try {
     exercise = await loadExercise(id);
@@ -127,13 +161,34 @@ async function main() {
     return fail(TEXT.loadFailed(error.message));
   }
   if (!exercise) {
-    return fail(TEXT.unknown(id), h('p', {}, h('a', { href: './index.html#exercises' }, TEXT.seeAll)), exerciseLinks(index));
+    return fail(TEXT.unknown(id), h('p', {}, h('a', { href: './exercise.html' }, TEXT.seeAll)), exerciseLinks(index));
   }
   const unitCount = exercise.passage.units.length;
   const badUnits = initial.marked.filter((m) => Number(m) >= unitCount).length;
   if (badUnits) notes.push(TEXT.badUnits(badUnits));
   const marked = [...new Set(initial.marked.map(Number).filter((m) => m < unitCount))].sort((a, b) => a - b);
   renderPage(exercise, index, { ...initial, marked: marked.map(String) }, notes);
+}
+
+// Top of the page: back to the list, previous and next (in list order). Not in an embed: the
+// host page decides where its learners go.
+function renderPager(exercise, index) {
+  const pager = document.getElementById('exercise-pager');
+  if (embedded) {
+    pager.hidden = true;
+    return;
+  }
+  const at = index.findIndex((e) => e.id === exercise.id);
+  const link = (entry, rel, label) =>
+    entry
+      ? h('a', { href: `./exercise.html?ex=${encodeURIComponent(entry.id)}`, rel, class: `pager-${rel}` }, h('span', { class: 'pager-dir' }, label), h('span', { class: 'pager-title' }, entry.title))
+      : h('span', { class: `pager-${rel} pager-none`, 'aria-hidden': 'true' });
+  replaceChildren(
+    pager,
+    h('a', { href: './exercise.html', class: 'pager-all' }, TEXT.pagerAll),
+    link(index[at - 1], 'prev', TEXT.pagerPrevious),
+    link(index[at + 1], 'next', TEXT.pagerNext),
+  );
 }
 
 function renderPage(exercise, index, initialState, notes) {
@@ -155,11 +210,8 @@ function renderPage(exercise, index, initialState, notes) {
     h('p', { class: 'tags' }, h('span', { class: 'visually-hidden' }, `${TEXT.tagsLabel}: `), exercise.tags.map((t) => h('span', { class: 'tag' }, t))),
     h('p', { class: 'prompt', id: 'exercise-prompt' }, exercise.prompt),
   );
-  const urlNote = document.getElementById('url-note');
-  if (notes.length) {
-    urlNote.hidden = false;
-    replaceChildren(urlNote, h('strong', {}, TEXT.urlProblems), h('ul', {}, notes.map((n) => h('li', {}, n))));
-  }
+  showNotes(notes);
+  renderPager(exercise, index);
 
   // The passage and its buttons.
   const passageBox = document.getElementById('passage-box');
@@ -287,9 +339,10 @@ function renderPage(exercise, index, initialState, notes) {
       replaceChildren(
         nav,
         next ? h('a', { class: 'button', href: `./exercise.html?ex=${encodeURIComponent(next.id)}` }, TEXT.next(next.title)) : null,
-        h('a', { class: 'button secondary', href: './index.html#exercises' }, TEXT.allExercises),
+        h('a', { class: 'button secondary', href: './exercise.html' }, TEXT.allExercises),
       );
     }
+    showToc(document.getElementById('toc'), document.getElementById('toc-list'), article);
   }
 
   function updateButtons() {

@@ -8,14 +8,18 @@
 // aria-selected and a roving tabindex (one unit is in the tab order). Arrows move (no wrap),
 // Home/End jump, Enter/Space toggle — as H5P's keyboard-nav.js. After Check each unit is
 // described (aria-describedby) as correct / not a bug / missed, and shows it by glyph and border
-// style as well as colour. Code keeps its exact layout (white-space: pre) with a line-number
-// gutter. Not here: scoring (scoring.js), the buttons, the URL.
+// style as well as colour; the words of one multi-word part are marked once, as one box (a run).
+// Code keeps its exact layout, one block per line with its number beside it, so lines can wrap
+// ("Wrap long lines", on by default on narrow screens) and the numbers still belong to their
+// lines. Every word has a hit area of at least 24 × 24 px (exercise.css), "=" included.
+// Not here: scoring (scoring.js), the buttons, the URL.
 
 import { h } from '../shared/dom.js';
 
 // Every user-visible string of the passage, in one place.
 export const PASSAGE_TEXT = {
   label: (kind) => (kind === 'code' ? 'Code to check: each word is one option' : 'Text to check: each word is one option'),
+  wrap: 'Wrap long lines',
   help: 'Click a word to mark it; click it again to unmark it. Keyboard: Tab to the passage, arrow keys to move, Enter or Space to mark, Home and End to jump.',
   results: {
     correct: 'marked, part of a bug: correct',
@@ -56,6 +60,31 @@ export function resultLegend(keys) {
 
 let instances = 0;
 
+// A code passage as one block per line: <span class="line"> holding the indentation, the words
+// (options) and the spaces between them; the line number is CSS (a counter, hidden from screen
+// readers). A unit's whitespace that holds line breaks ends its line and starts the next ones.
+function codeLines(lead, units, options) {
+  const lines = [];
+  let line = h('span', { class: 'line' });
+  const pushText = (text) => {
+    const parts = text.split('\n');
+    parts.forEach((part, i) => {
+      if (i > 0) {
+        lines.push(line);
+        line = h('span', { class: 'line' });
+      }
+      if (part) line.append(part);
+    });
+  };
+  pushText(lead);
+  options.forEach((option, i) => {
+    line.append(option);
+    pushText(units[i].ws);
+  });
+  lines.push(line);
+  return lines;
+}
+
 export function createPassageView(container, exercise, { onToggle = () => {} } = {}) {
   const idBase = `passage-${(instances += 1)}`;
   const units = exercise.passage.units;
@@ -74,24 +103,27 @@ export function createPassageView(container, exercise, { onToggle = () => {} } =
   const options = units.map((unit, i) =>
     h('span', { role: 'option', class: 'unit', id: `${idBase}-u${i}`, 'aria-selected': 'false', tabindex: i === 0 ? '0' : '-1', dataset: { index: String(i) } }, unit.text),
   );
-  const listbox = h(
-    'div',
-    {
-      role: 'listbox',
-      'aria-multiselectable': 'true',
-      'aria-label': PASSAGE_TEXT.label(exercise.kind),
-      'aria-describedby': `${idBase}-help`,
-      class: `passage ${exercise.kind === 'code' ? 'code' : 'prose'}`,
-    },
-    exercise.passage.lead,
-    options.flatMap((option, i) => [option, units[i].ws]),
-  );
-  const gutter =
-    exercise.kind === 'code'
-      ? h('div', { class: 'gutter', 'aria-hidden': 'true' }, Array.from({ length: exercise.passage.line_count }, (_, i) => `${i + 1}\n`).join(''))
-      : null;
-  const frame = h('div', { class: `passage-frame ${exercise.kind === 'code' ? 'code' : 'prose'}` }, gutter, listbox);
-  container.append(help, frame, descriptions);
+  const isCode = exercise.kind === 'code';
+  const listbox = h('div', {
+    role: 'listbox',
+    'aria-multiselectable': 'true',
+    'aria-label': PASSAGE_TEXT.label(exercise.kind),
+    'aria-describedby': `${idBase}-help`,
+    class: `passage ${isCode ? 'code' : 'prose'}`,
+  });
+  if (isCode) listbox.append(...codeLines(exercise.passage.lead, units, options));
+  else listbox.append(exercise.passage.lead, ...options.flatMap((option, i) => [option, units[i].ws]));
+  const frame = h('div', { class: `passage-frame ${isCode ? 'code' : 'prose'}` }, listbox);
+  let wrapToggle = null;
+  if (isCode) {
+    // Wrapping is offered where it matters: on by default when the screen is narrow.
+    const narrow = globalThis.matchMedia?.('(max-width: 40rem)').matches ?? false;
+    const checkbox = h('input', { type: 'checkbox', id: `${idBase}-wrap`, checked: narrow });
+    frame.classList.toggle('wrap', narrow);
+    checkbox.addEventListener('change', () => frame.classList.toggle('wrap', checkbox.checked));
+    wrapToggle = h('p', { class: 'wrap-toggle' }, checkbox, h('label', { for: `${idBase}-wrap` }, PASSAGE_TEXT.wrap));
+  }
+  container.append(help, wrapToggle, frame, descriptions);
 
   function setActive(i, { focus = true } = {}) {
     const next = Math.max(0, Math.min(options.length - 1, i));
@@ -153,10 +185,54 @@ export function createPassageView(container, exercise, { onToggle = () => {} } =
     event.preventDefault();
   });
 
+  // Runs: the words of one part with the same result, next to each other on one line, are
+  // wrapped (with the spaces between them) in one <span class="unit-run"> that carries the box,
+  // so a three-word bug is one mark, not three. Undone by clearResults().
+  let runs = [];
+  function unwrapRuns() {
+    for (const run of runs) {
+      run.replaceWith(...run.childNodes);
+    }
+    runs = [];
+  }
+  function wrapRuns() {
+    let i = 0;
+    while (i < options.length) {
+      const result = options[i].dataset.result;
+      let j = i;
+      while (
+        result &&
+        j + 1 < options.length &&
+        options[j + 1].dataset.result === result &&
+        units[j].error !== null &&
+        units[j + 1].error === units[j].error &&
+        options[j + 1].parentNode === options[i].parentNode &&
+        !units[j].ws.includes('\n')
+      )
+        j += 1;
+      if (j > i) {
+        const run = h('span', { class: 'unit-run', dataset: { result, glyph: GLYPHS[result] } });
+        options[i].before(run);
+        for (let node = options[i]; node; ) {
+          const next = node.nextSibling;
+          run.append(node);
+          if (node === options[j]) break;
+          node = next;
+        }
+        for (let k = i; k <= j; k += 1) options[k].classList.add('in-run');
+        delete options[i].dataset.glyph; // the run carries the badge
+        runs.push(run);
+      }
+      i = j + 1;
+    }
+  }
+
   function clearResults() {
+    unwrapRuns();
     for (const option of options) {
       delete option.dataset.result;
       delete option.dataset.glyph;
+      option.classList.remove('in-run');
       option.removeAttribute('aria-describedby');
     }
   }
@@ -186,6 +262,7 @@ export function createPassageView(container, exercise, { onToggle = () => {} } =
     showResults(unitResults) {
       clearResults();
       for (const [i, result] of [...unitResults].sort((a, b) => a[0] - b[0])) setResult(i, result);
+      wrapRuns();
     },
     showSolution(solution) {
       clearResults();
@@ -197,6 +274,7 @@ export function createPassageView(container, exercise, { onToggle = () => {} } =
         }
         render(i);
       });
+      wrapRuns();
     },
     clearResults,
     focusActive: () => setActive(active),

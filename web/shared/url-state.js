@@ -10,6 +10,13 @@
 //
 // A bad parameter never breaks a page: it falls back to the default and is reported in
 // `problems`, so the page can say "URL parameter side=up is not one of right, left".
+//
+// Options (second argument, all optional):
+//   aliases: { id: 'ex' }   another name people use for a parameter; read when the real one is
+//                           absent (exercise.html?id=… works like ?ex=…)
+//   reportUnknown: true     a parameter the page does not read is reported too ("URL parameter
+//                           foo is not used on this page"), except the ones every page shares
+//                           (SHARED_PARAMS: embed, hide) and those listed in `alsoRead`.
 
 const PARSERS = {
   enum(raw, spec) {
@@ -61,13 +68,18 @@ const WRITERS = {
   list: (v) => v.join(','),
 };
 
+// Read by shared/page.js on every page, so never "unknown".
+export const SHARED_PARAMS = ['embed', 'hide'];
+
 function same(a, b) {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-export function defineState(schema) {
+export function defineState(schema, { aliases = {}, reportUnknown = false, alsoRead = [] } = {}) {
+  const params = Object.entries(schema).map(([key, spec]) => spec.param ?? key);
   return {
     schema,
+    params,
     defaults() {
       return Object.fromEntries(Object.entries(schema).map(([k, spec]) => [k, structuredClone(spec.default)]));
     },
@@ -75,6 +87,16 @@ export function defineState(schema) {
       const params = new URLSearchParams(search);
       const state = this.defaults();
       const problems = [];
+      for (const [alias, target] of Object.entries(aliases)) {
+        if (params.has(alias) && !params.has(target)) params.set(target, params.get(alias));
+      }
+      if (reportUnknown) {
+        const known = new Set([...this.params, ...SHARED_PARAMS, ...alsoRead, ...Object.keys(aliases)]);
+        for (const name of new Set(params.keys())) {
+          if (!known.has(name))
+            problems.push({ param: name, message: `URL parameter ${name.slice(0, 40)} is not used on this page, so it was ignored. This page reads: ${this.params.join(', ')}.` });
+        }
+      }
       for (const [key, spec] of Object.entries(schema)) {
         const param = spec.param ?? key;
         if (!params.has(param)) continue;
@@ -90,6 +112,7 @@ export function defineState(schema) {
     // Query string for `state`; parameters not in the schema (embed, hide, …) are kept.
     toSearch(state, base = globalThis.location?.search ?? '') {
       const params = new URLSearchParams(base);
+      for (const alias of Object.keys(aliases)) params.delete(alias); // written under its real name
       for (const [key, spec] of Object.entries(schema)) {
         const param = spec.param ?? key;
         if (same(state[key], spec.default)) params.delete(param);
