@@ -31,7 +31,9 @@ export const ATTENTION_TEXT = {
   none: 'No query is fully masked: every position sees at least one key.',
   some: (list) => `Fully masked queries (no visible key; weights and output are zero): ${list}.`,
   queryName: (t) => `t=${t}`,
-  legend: 'Darker = more weight; the number is the weight. × = key hidden by the causal and/or attention mask. ░ = pad position.',
+  legend: 'The number is the weight; the more colour a cell has (against the page, in light and dark mode alike), the more weight. × = key hidden by the causal and/or attention mask. ░ = pad position.',
+  scaleLabel: 'Colour scale:',
+  scaleSpoken: 'from weight 0, no colour, to weight 1, full colour',
 };
 
 // A pad glyph for a header, with the word for screen readers.
@@ -53,7 +55,20 @@ export function createAttentionMap(container) {
   const table = h('table', { class: 'attention-map' });
   const scroller = h('div', { class: 'grid-scroll attention-scroll', role: 'region', tabindex: '0' }, table);
   const legend = h('p', { class: 'attention-legend' }, ATTENTION_TEXT.legend);
-  replaceChildren(container, scroller, note, legend);
+  // The scale itself, drawn with the same colours as the cells, so it is true in both themes.
+  const steps = [0, 0.25, 0.5, 0.75, 1].map((w) => {
+    const swatch = h('span', {}, formatNumber(w, 2));
+    swatch.style.setProperty('--w', String(w));
+    return swatch;
+  });
+  const scale = h(
+    'p',
+    { class: 'heat-legend' },
+    ATTENTION_TEXT.scaleLabel,
+    h('span', { class: 'heat-scale', 'aria-hidden': 'true' }, steps),
+    h('span', { class: 'visually-hidden' }, ATTENTION_TEXT.scaleSpoken),
+  );
+  replaceChildren(container, scroller, note, scale, legend);
 
   // The table is built once per sequence length T and then updated in place: a toggle that
   // leaves the attention unchanged (any labels toggle) writes nothing, and a mask toggle

@@ -238,8 +238,8 @@ export function checkClaim(claim) {
 function resolveCompared(value, side, context) {
   if (!isRef(value)) return { value, label: show(value) };
   const other = side === 'buggy' ? 'fixed' : 'buggy';
-  if ('metric' in value) return { value: readMetric(value.metric, side, context), label: value.metric };
-  return { value: readMetric(value.other, other, context), label: `${other} ${value.other}` };
+  if ('metric' in value) return { value: readMetric(value.metric, side, context), label: value.metric, metric: value.metric, side };
+  return { value: readMetric(value.other, other, context), label: `${other} ${value.other}`, metric: value.other, side: other };
 }
 
 const COMPARISONS = {
@@ -251,9 +251,11 @@ const COMPARISONS = {
 
 // One expectation key on one side: { ok, message }.
 function checkExpectation(key, expected, actual, metricText, side, context) {
+  // `parts`: the same check as data ({ metric, actual, op, target: { value, metric?, side? },
+  // tolerance? }), for pages that word it for learners (exercise/claim-words.js).
   if (key === 'is_null') {
     const ok = (actual === null) === expected;
-    return { ok, message: `${metricText} is ${show(actual)} (${expected ? 'expected null' : 'expected a value'})` };
+    return { ok, message: `${metricText} is ${show(actual)} (${expected ? 'expected null' : 'expected a value'})`, parts: { metric: metricText, actual, op: expected ? 'is_null' : 'not_null' } };
   }
   if (key === 'approx') {
     const target = resolveCompared(expected.value, side, context);
@@ -261,18 +263,19 @@ function checkExpectation(key, expected, actual, metricText, side, context) {
     if (typeof target.value !== 'number') return { ok: false, message: TEXT.notNumber(target.label, target.value) };
     const ok = Math.abs(actual - target.value) <= expected.tolerance;
     const rhs = target.label === show(target.value) ? show(target.value) : `${target.label} = ${show(target.value)}`;
-    return { ok, message: `${metricText} = ${show(actual)} ≈ ${rhs} (±${show(expected.tolerance)})` };
+    return { ok, message: `${metricText} = ${show(actual)} ≈ ${rhs} (±${show(expected.tolerance)})`, parts: { metric: metricText, actual, op: '≈', target, tolerance: expected.tolerance } };
   }
   const target = resolveCompared(expected, side, context);
   const rhs = target.label === show(target.value) ? show(target.value) : `${target.label} = ${show(target.value)}`;
   if (key === 'equals' || key === 'not_equals') {
     const same = actual === target.value;
-    return { ok: key === 'equals' ? same : !same, message: `${metricText} = ${show(actual)} ${key === 'equals' ? '=' : '≠'} ${rhs}` };
+    const op = key === 'equals' ? '=' : '≠';
+    return { ok: key === 'equals' ? same : !same, message: `${metricText} = ${show(actual)} ${op} ${rhs}`, parts: { metric: metricText, actual, op, target } };
   }
   const [symbol, holds] = COMPARISONS[key];
   if (typeof actual !== 'number') return { ok: false, message: TEXT.notNumber(metricText, actual) };
   if (typeof target.value !== 'number') return { ok: false, message: TEXT.notNumber(target.label, target.value) };
-  return { ok: holds(actual, target.value), message: `${metricText} = ${show(actual)} ${symbol} ${rhs}` };
+  return { ok: holds(actual, target.value), message: `${metricText} = ${show(actual)} ${symbol} ${rhs}`, parts: { metric: metricText, actual, op: symbol, target } };
 }
 
 /**
