@@ -111,6 +111,37 @@ export async function startSite({ root = DIST } = {}) {
 }
 
 /**
+ * A second origin for embed tests: serves fixed pages from memory on 127.0.0.1:<another free
+ * port>, as a course author's site would. `pages` maps a path ('/host.html') to its HTML.
+ * Returns { url(path), origin, close }.
+ */
+export async function startHostSite(pages) {
+  const server = createServer((request, response) => {
+    const { pathname } = new URL(request.url, 'http://localhost');
+    const body = pages[pathname];
+    if (body === undefined) {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(body);
+  });
+  await new Promise((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolveListen);
+  });
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  return {
+    origin,
+    url: (path) => `${origin}${path}`,
+    close: () =>
+      new Promise((resolveClose) => {
+        server.closeAllConnections();
+        server.close(() => resolveClose());
+      }),
+  };
+}
+
+/**
  * Launches the same Chromium (binary, flags, headless) as a plain Browser, for callers that need
  * many fresh contexts: each browser.newContext() starts with an empty cache and storage.
  * Playwright gives the browser its own temporary user-data dir and removes it on close().

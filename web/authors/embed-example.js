@@ -12,7 +12,8 @@ const TEXT = {
   lastScore: (d) => `Last answer received: ${d.score} / ${d.maxScore} on “${d.exercise}”.`,
 };
 
-initPage({ widget: 'authors' });
+// A stand-in for an author's page: no masklab header, navigation or footer around it.
+initPage({ widget: 'authors', bare: true });
 
 const requested = new URLSearchParams(location.search).get('ex') ?? '';
 const index = exerciseIndex();

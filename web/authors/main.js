@@ -1,29 +1,33 @@
-// authors/main.js — the course authors page (authors.html): how to embed any exercise or lab,
-// the URL parameters and the postMessage protocol, a live embedded exercise with a log of the
-// messages it sends, and a form that builds an embed code.
+// authors/main.js — the course authors page (authors.html): a form that builds the one embed
+// snippet (iframe + sizing script) for any exercise or lab, how to read the score, the URL
+// parameters, the postMessage protocol (protocol.js) and the xAPI statements, and a live
+// embedded exercise with a log of the messages it sends.
 //
 // Everything shown from another document (the iframe's messages) goes in as text. The snippets
 // use this site's real address, computed from location, so they work when pasted. Not here: the
 // protocol itself (shared/embed.js) or the message log (message-log.js).
 
 import { h, replaceChildren } from '../shared/dom.js';
-import { embedCode } from '../shared/embed.js';
+import { embedSnippet } from '../shared/embed.js';
+import { frameId } from '../shared/embed-panel.js';
+import { activityUrl, xapiStatement } from '../shared/xapi.js';
 import { initPage } from '../shared/page.js';
 import { exerciseIndex } from '../exercise/catalog.js';
 import { createCopyControl } from '../shared/copy-text.js';
 import { createMessageLog } from './message-log.js';
+import { renderProtocol, renderXapiFields } from './protocol.js';
 import { WIDGETS, widgetById } from './widgets.js';
 import './authors.css';
 
 // Every user-visible string of the page script, in one place.
 const TEXT = {
-  copyEmbed: 'Copy embed code',
-  copySnippet: 'Copy the listener',
-  embedArea: 'Embed code',
-  snippetArea: 'Listener code',
+  copySnippet: 'Copy this code',
+  embedArea: 'Embed snippet',
+  snippetArea: 'Code that reads the score',
+  copyEmbed: 'Copy the snippet',
   frameTitle: (label, title) => (title ? `masklab ${label.toLowerCase()}: ${title}` : `masklab ${label.toLowerCase()}`),
   noPanels: 'This page has no panels to hide.',
-  panelsOf: (label) => `Panels of the ${label.toLowerCase()}`,
+  panelsOf: (label) => `Panels of the ${label.toLowerCase()}: tick one to hide it`,
   preview: 'Show this in the live example',
   previewed: 'The live example below now shows this embed; its messages start a new log.',
   lastScore: (d) => `Last answer received: ${d.score} / ${d.maxScore} on “${d.exercise}”.`,
@@ -46,32 +50,40 @@ function widgetUrl({ widget, exercise, hide }) {
   return url.href;
 }
 
-function listenerSnippet(src) {
-  return `<iframe id="masklab-frame" src="${src.replace(/"/g, '%22')}"
-        title="masklab exercise" width="100%" height="900" loading="lazy"></iframe>
-<script>
-  // Listen to the masklab iframe: resize it to its content and read the score.
-  const frame = document.getElementById('masklab-frame');
-  window.addEventListener('message', (event) => {
-    if (event.source !== frame.contentWindow) return;               // only this iframe
-    if (event.origin !== new URL(frame.src).origin) return;        // only the masklab site
-    const data = event.data;
-    if (!data || data.source !== 'masklab') return;                  // only masklab messages
-    if (data.type === 'resize') frame.height = String(data.height);  // content height in px
+// What a host page adds after the snippet to read scores: the snippet re-dispatches each checked
+// message as a "masklab" event on the iframe.
+function scoreCode(id) {
+  return `<script>
+  // After the masklab snippet: the learner's results from the frame with this id.
+  document.getElementById(${JSON.stringify(id)}).addEventListener('masklab', (event) => {
+    const data = event.detail;
     if (data.type === 'answered') {
-      // data.exercise: exercise id; data.score of data.maxScore; data.marked: marked word indices
+      // data.exercise: its id; data.score of data.maxScore; data.solution_shown; data.attempt
       console.log(\`masklab: \${data.exercise} scored \${data.score} / \${data.maxScore}\`);
+    }
+    if (data.type === 'xapi') {
+      // data.statement: an xAPI statement; put your learner in statement.actor, send it to your LRS
     }
   });
 </script>`;
 }
 
-// ---- the listener snippet --------------------------------------------------------------------
-const snippetSrc = widgetUrl({ widget: 'exercise', exercise: firstExercise, hide: [] });
-document.getElementById('listener-code').textContent = listenerSnippet(snippetSrc);
+// ---- reading the score -----------------------------------------------------------------------
+const exampleId = 'masklab-exercise-1a2b';
+document.getElementById('score-code').textContent = scoreCode(exampleId);
 document
-  .getElementById('listener-copy')
-  .append(createCopyControl({ label: TEXT.copySnippet, getText: () => listenerSnippet(snippetSrc), textareaLabel: TEXT.snippetArea }).element);
+  .getElementById('score-copy')
+  .append(createCopyControl({ label: TEXT.copySnippet, getText: () => scoreCode(exampleId), textareaLabel: TEXT.snippetArea }).element);
+
+// ---- the protocol and xAPI reference ---------------------------------------------------------
+renderProtocol(document.getElementById('protocol-table'));
+const example = index[0] ?? { id: 'pad-to-max-all-ones', title: 'The collator that grades its own padding' };
+document.getElementById('xapi-example').textContent = JSON.stringify(
+  xapiStatement('answered', { activityUrl: activityUrl(example.id), title: example.title, score: 2, maxScore: 3, solutionShown: false, attempt: 1, marked: [40, 47] }),
+  null,
+  2,
+);
+renderXapiFields(document.getElementById('xapi-fields'));
 
 // ---- the parameter reference: panel names per widget ------------------------------------------
 replaceChildren(
@@ -138,11 +150,15 @@ function renderHideSwitches() {
   heightInput.value = String(spec.height);
 }
 
+// The frame id stays the same while the page is open, so a copied snippet and the score code
+// shown under it agree.
+const builderIds = new Map();
+const builderId = (widget) => builderIds.get(widget) ?? builderIds.set(widget, frameId(widgetById(widget).page)).get(widget);
 const builderCopy = createCopyControl({
   label: TEXT.copyEmbed,
   getText: () => {
     const choice = currentChoice();
-    return embedCode(widgetUrl(choice), currentTitle(choice), choice.height);
+    return embedSnippet(widgetUrl(choice), currentTitle(choice), choice.height, builderId(choice.widget));
   },
   textareaLabel: TEXT.embedArea,
   showText: true,

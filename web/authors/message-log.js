@@ -4,21 +4,30 @@
 //   const log = createMessageLog(listElement, iframe, { onAnswered(data) {} });
 //   log.clear();
 //
-// Only messages whose event.source is that iframe and whose data.source is 'masklab' count. The
-// log shows message data as text (textContent), never as HTML: it comes from another document.
-// The iframe is resized through its height attribute (no inline style: CSP), within sane limits.
+// Only messages from that iframe's window, from the origin the iframe was loaded from, with
+// data.source 'masklab' count: a page framing this one cannot post a fake score or size (the
+// same checks the authors' snippet makes). The log shows message data as text (textContent),
+// never as HTML: it comes from another document. The iframe is resized through its height
+// attribute (no inline style: CSP), within the snippet's limits.
 
 import { h } from '../shared/dom.js';
-import { PROTOCOL_SOURCE } from '../shared/embed.js';
+import { MAX_HEIGHT, MIN_HEIGHT, PROTOCOL_SOURCE } from '../shared/embed.js';
 
 export const LOG_TEXT = {
   empty: 'No messages yet. They appear here as the embedded widget sends them.',
   entry: (n, type) => `#${n} ${type}`,
 };
 
-const MIN_HEIGHT = 200;
-const MAX_HEIGHT = 20000;
 const MAX_TEXT = 400;
+
+// The origin the iframe's page comes from ('' while it has no src).
+function frameOrigin(iframe) {
+  try {
+    return new URL(iframe.src, location.href).origin;
+  } catch {
+    return '';
+  }
+}
 
 function describe(data) {
   const { source: _source, type: _type, ...rest } = data;
@@ -37,7 +46,7 @@ export function createMessageLog(list, iframe, { onAnswered = () => {} } = {}) {
   list.replaceChildren(empty);
 
   window.addEventListener('message', (event) => {
-    if (event.source !== iframe.contentWindow) return;
+    if (event.source !== iframe.contentWindow || event.origin !== frameOrigin(iframe)) return;
     const data = event.data;
     if (!data || typeof data !== 'object' || data.source !== PROTOCOL_SOURCE || typeof data.type !== 'string') return;
     if (data.type === 'resize' && Number.isFinite(data.height)) {
@@ -54,10 +63,11 @@ export function createMessageLog(list, iframe, { onAnswered = () => {} } = {}) {
       h('code', {}, describe(data)),
     );
     // Fields a test (or a curious author) may read without parsing the text.
-    for (const key of ['widget', 'height', 'exercise', 'score', 'maxScore']) {
+    for (const key of ['widget', 'height', 'exercise', 'score', 'maxScore', 'solution_shown', 'attempt']) {
       if (data[key] !== undefined && data[key] !== null) entry.dataset[key] = String(data[key]).slice(0, 80);
     }
     if (Array.isArray(data.marked)) entry.dataset.marked = data.marked.slice(0, 400).map(Number).join(',');
+    if (data.type === 'xapi') entry.dataset.verb = String(data.statement?.verb?.display?.['en-US'] ?? '').slice(0, 40);
     list.append(entry);
   });
 

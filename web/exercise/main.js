@@ -14,6 +14,7 @@
 import { loadCore } from '../core/masklab.js';
 import { h, liveRegion, replaceChildren } from '../shared/dom.js';
 import { postToHost } from '../shared/embed.js';
+import { activityUrl, xapiStatement } from '../shared/xapi.js';
 import { applyHiddenPanels, hiddenPanels, initPage } from '../shared/page.js';
 import { loadProgress, recordAttempt } from '../shared/store.js';
 import { exerciseIndex, loadExercise } from './catalog.js';
@@ -75,7 +76,7 @@ const TEXT = {
   pagerNext: 'Next',
   listTitle: 'Find the bug — masklab',
   embedTitle: 'Use this exercise elsewhere',
-  embedIntro: 'Paste this into a course page, a blog or an LMS to embed the exercise. The host page can listen for the score (see the course authors page).',
+  embedIntro: 'Paste this into a course page, a blog or an LMS: the exercise in a frame that sizes itself to its content. Your page can read the learner’s score (see the course authors page).',
   copyEmbed: 'Copy embed code',
   embedArea: 'Embed code',
   forAuthors: 'Embedding guide for course authors',
@@ -193,6 +194,10 @@ function renderPager(exercise, index) {
 
 function renderPage(exercise, index, initialState, notes) {
   let state = initialState;
+  // For the host page: how many times Check was pressed in this visit, and whether the solution
+  // was on screen at any point before (Show solution → Retry → Check is not a solve).
+  let attempts = 0;
+  let solutionShown = state.solution;
   const save = () => EXERCISE_STATE.write(state);
   document.title = TEXT.pageTitle(exercise.title);
 
@@ -364,13 +369,22 @@ function renderPage(exercise, index, initialState, notes) {
     unlock();
     updateButtons();
     announce(TEXT.announceScore(scored.score, scored.maxScore));
-    postToHost('answered', {
+    attempts += 1;
+    const report = {
       widget: 'exercise',
       exercise: exercise.id,
       score: scored.score,
       maxScore: scored.maxScore,
       marked: state.marked.map(Number),
-    });
+      solution_shown: solutionShown,
+      attempt: attempts,
+    };
+    postToHost('answered', report);
+    // The same result as xAPI statements: `answered` every time, `completed` the first time.
+    const statement = (verb) =>
+      xapiStatement(verb, { activityUrl: activityUrl(exercise.id), title: exercise.title, score: scored.score, maxScore: scored.maxScore, solutionShown, attempt: attempts, marked: report.marked });
+    postToHost('xapi', { widget: 'exercise', exercise: exercise.id, statement: statement('answered') });
+    if (attempts === 1) postToHost('xapi', { widget: 'exercise', exercise: exercise.id, statement: statement('completed') });
     result.focus();
   });
 
@@ -389,6 +403,7 @@ function renderPage(exercise, index, initialState, notes) {
   });
 
   solutionButton.addEventListener('click', () => {
+    solutionShown = true;
     state = { ...state, solution: true };
     save();
     showSolution();

@@ -10,6 +10,7 @@
 
 import { h, liveRegion, replaceChildren } from '../shared/dom.js';
 import { postToHost } from '../shared/embed.js';
+import { activityUrl, xapiStatement } from '../shared/xapi.js';
 import { applyHiddenPanels, initPage } from '../shared/page.js';
 import { renderEmbedPanel } from '../shared/embed-panel.js';
 import { loadProgress, recordAttempt, recordPractice } from '../shared/store.js';
@@ -237,7 +238,15 @@ function showStep(target, { focus = false, fresh = false } = {}) {
         update({ scores: [...state.scores.slice(0, i), String(scored.score)], marked: [...marked].sort((a, b) => a - b).map(String) });
         recordAttempt(exercise.id, scored.score, scored.maxScore);
         announce(TEXT.announceScore(scored.score, scored.maxScore));
-        postToHost('answered', { widget: 'practice', exercise: exercise.id, score: scored.score, maxScore: scored.maxScore, marked: [...marked].sort((a, b) => a - b) });
+        const sorted = [...marked].sort((a, b) => a - b);
+        // A practice step is checked once and shows no solution first.
+        postToHost('answered', { widget: 'practice', exercise: exercise.id, score: scored.score, maxScore: scored.maxScore, marked: sorted, solution_shown: false, attempt: 1 });
+        for (const verb of ['answered', 'completed'])
+          postToHost('xapi', {
+            widget: 'practice',
+            exercise: exercise.id,
+            statement: xapiStatement(verb, { activityUrl: activityUrl(exercise.id), title: exercise.title, score: scored.score, maxScore: scored.maxScore, solutionShown: false, attempt: 1, marked: sorted }),
+          });
       },
       onNext: goNext,
     });

@@ -11,15 +11,20 @@
 
 import { createCopyControl } from './copy-text.js';
 import { h, replaceChildren } from './dom.js';
-import { embedCode, isEmbedded } from './embed.js';
+import { embedSnippet, isEmbedded } from './embed.js';
 
 export const EMBED_PANEL_TEXT = {
   title: 'Use this elsewhere',
-  intro: 'Paste this into a course page, a blog or an LMS. It embeds what you see now, with its settings; the host page can listen for ready, resize and answered messages.',
+  intro: 'Paste this into a course page, a blog or an LMS: the frame with what you see now, and a few lines of script that size it to its content. Scores arrive as messages (see the guide).',
   copy: 'Copy embed code',
   area: 'Embed code',
   guide: 'Embedding guide for course authors',
 };
+
+// A frame id for the snippet, unique enough for several embeds on one host page.
+export function frameId(page) {
+  return `masklab-${page.replace(/\.html$/, '')}-${Math.random().toString(36).slice(2, 6)}`;
+}
 
 export function embedUrl(page, params) {
   const url = new URL(`./${page}`, location.href);
@@ -37,7 +42,7 @@ export function renderEmbedPanel(section, { page, title, height = 800, params, t
   }
   const copy = createCopyControl({
     label: text.copy,
-    getText: () => embedCode(embedUrl(page, typeof params === 'function' ? params() : params), title, height),
+    getText: () => embedSnippet(embedUrl(page, typeof params === 'function' ? params() : params), title, height, frameId(page)),
     textareaLabel: text.area,
   });
   section.classList.add('share-panel');

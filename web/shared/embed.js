@@ -1,13 +1,23 @@
-// embed.js — the protocol between an embedded masklab widget (in an iframe) and its host page.
+// embed.js — the protocol between an embedded masklab widget (in an iframe) and its host page,
+// and the one snippet a course author pastes to get both the iframe and its listener.
 //
 // Messages go to window.parent with targetOrigin '*', so any LMS, blog or slide deck can listen
 // (H5P's same-origin limit is the complaint this answers). Every message is a plain object:
 //   { source: 'masklab', type: 'ready',    widget, url }
 //   { source: 'masklab', type: 'resize',   widget, height }            // content height in px
-//   { source: 'masklab', type: 'answered', widget, exercise, score, maxScore, marked: [unit indices] }
-// Nothing secret is sent: a score and the learner's marks. Nothing is received.
+//   { source: 'masklab', type: 'answered', widget, exercise, score, maxScore, marked: [unit
+//     indices], solution_shown, attempt }
+//   { source: 'masklab', type: 'xapi',     widget, statement }         // xapi.js: answered, completed
+// `ready` and the first `resize` wait until the page has drawn its content (body[data-state]),
+// so a host never sizes the frame to the loading line first. Nothing secret is sent: a score and
+// the learner's marks. Nothing is received. The authors page documents this as a table.
 
 export const PROTOCOL_SOURCE = 'masklab';
+
+// The frame is never sized outside these bounds by the snippet (a hostile or broken frame
+// cannot make the host page 20,000 px tall or collapse it).
+export const MIN_HEIGHT = 200;
+export const MAX_HEIGHT = 40000;
 
 export function isEmbedded() {
   const params = new URLSearchParams(globalThis.location?.search ?? '');
@@ -24,7 +34,21 @@ export function postToHost(type, payload = {}) {
   window.parent.postMessage({ source: PROTOCOL_SOURCE, type, ...payload }, '*');
 }
 
-// Posts `ready` once, then `resize` whenever the document's height changes.
+// Resolves when the page has drawn its content: <body data-state="ready"> (or "error", which is
+// content too: the learner should see it).
+function whenDrawn() {
+  return new Promise((resolve) => {
+    if (document.body.dataset.state) return resolve();
+    const observer = new MutationObserver(() => {
+      if (!document.body.dataset.state) return;
+      observer.disconnect();
+      resolve();
+    });
+    observer.observe(document.body, { attributes: true, attributeFilter: ['data-state'] });
+  });
+}
+
+// Posts `ready` once the page is drawn, then `resize` whenever the document's height changes.
 export function startEmbedding(widget) {
   if (window.parent === window) return;
   let last = -1;
@@ -43,14 +67,47 @@ export function startEmbedding(widget) {
       requestAnimationFrame(measure);
     }
   };
-  new ResizeObserver(queue).observe(document.documentElement);
-  postToHost('ready', { widget, url: location.href });
-  queue();
+  whenDrawn().then(() => {
+    postToHost('ready', { widget, url: location.href });
+    new ResizeObserver(queue).observe(document.documentElement);
+    queue();
+  });
 }
 
-// The iframe snippet a course author pastes. `src` must be absolute.
+function attr(text) {
+  return String(text).replace(/[&"<>]/g, (c) => ({ '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;' })[c]);
+}
+
+/**
+ * The snippet a course author pastes: the iframe and a small script that sizes it to its content
+ * and re-dispatches the frame's messages as a "masklab" DOM event on the iframe. It accepts a
+ * message only from that iframe's window and from the masklab site's origin. `src` must be
+ * absolute; `id` names the iframe (unique per snippet, so several embeds can share a page).
+ * Example: embedSnippet('https://x.org/masklab/exercise.html?ex=a&embed=1', 'masklab exercise', 900, 'masklab-a')
+ */
+export function embedSnippet(src, title, height = 640, id = 'masklab-frame') {
+  const origin = new URL(src).origin;
+  const safeId = String(id).replace(/[^A-Za-z0-9_-]/g, '');
+  return `<iframe id="${safeId}" src="${attr(src.replace(/"/g, '%22'))}" title="${attr(title)}"
+        width="100%" height="${Number(height)}" style="border:0;max-width:100%" loading="lazy"></iframe>
+<script>
+  // masklab: size the frame to its content; scores arrive as a "masklab" event on the iframe.
+  (function () {
+    var frame = document.getElementById(${JSON.stringify(safeId)});
+    window.addEventListener('message', function (event) {
+      if (event.source !== frame.contentWindow || event.origin !== ${JSON.stringify(origin)}) return;
+      var data = event.data;
+      if (!data || data.source !== 'masklab') return;
+      if (data.type === 'resize' && isFinite(data.height)) {
+        frame.height = String(Math.min(${MAX_HEIGHT}, Math.max(${MIN_HEIGHT}, Math.ceil(data.height))));
+      }
+      frame.dispatchEvent(new CustomEvent('masklab', { detail: data }));
+    });
+  })();
+</script>`;
+}
+
+// Kept for callers that want the bare iframe (no listener).
 export function embedCode(src, title, height = 640) {
-  const safeTitle = title.replace(/[&"<>]/g, (c) => ({ '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;' })[c]);
-  const safeSrc = src.replace(/"/g, '%22');
-  return `<iframe src="${safeSrc}" title="${safeTitle}" width="100%" height="${height}" style="border:0;max-width:100%" loading="lazy"></iframe>`;
+  return `<iframe src="${attr(src.replace(/"/g, '%22'))}" title="${attr(title)}" width="100%" height="${Number(height)}" style="border:0;max-width:100%" loading="lazy"></iframe>`;
 }
