@@ -248,7 +248,9 @@ test('Copy embed code: the clipboard, or else the code selected in a read-only t
   await page.waitForFunction(() => document.querySelector('.copy-status').textContent !== '');
   const status = await page.textContent('.copy-status');
   const code = await page.inputValue('.copy-area');
-  assert.match(code, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/masklab\/exercise\.html\?ex=pad-to-max-all-ones&embed=1" title="masklab exercise: The collator that grades its own padding"/);
+  // One snippet: the frame and the script that sizes it (tests/browser/embed.test.mjs runs it).
+  assert.match(code, /^<iframe id="masklab-exercise-[a-z0-9]+" src="http:\/\/127\.0\.0\.1:\d+\/masklab\/exercise\.html\?ex=pad-to-max-all-ones&amp;embed=1" title="masklab exercise: The collator that grades its own padding"/);
+  assert.match(code, /<script>[\s\S]*event\.origin !== "http:\/\/127\.0\.0\.1:\d+"[\s\S]*<\/script>$/);
   if (/Copied/.test(status)) {
     assert.ok(!(await page.locator('.copy-box').isVisible()));
   } else {
