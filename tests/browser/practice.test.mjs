@@ -136,9 +136,16 @@ test('keyboard only: N = 2, a fixed seed, marks, Check, every follow-up revealed
     assert.equal((await focused(page)).id, 'step-title');
     assert.equal(await page.textContent('#step-title'), `Follow-up ${j} of ${FIRST.follow_ups.length}`);
     assert.equal(await page.textContent('#session-progress'), `Exercise 1 of 2 · follow-up ${j} of ${FIRST.follow_ups.length}`);
+    // The passage the question is about is one click (or Enter) away, before the answer box.
     await page.keyboard.press('Tab');
-    assert.equal((await focused(page)).tag, 'textarea');
-    await page.keyboard.type('Because the mask and the labels disagree.');
+    assert.equal((await focused(page)).tag, 'summary');
+    if (j === 1) {
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('.passage-recall [role="listbox"][aria-readonly="true"]'); // drawn when opened, read-only
+      assert.ok((await page.locator('.passage-recall [data-result="solution"]').count()) >= 1, 'with its bugs marked');
+    }
+    await tabTo(page, (f) => f.tag === 'textarea', 'the answer box'); // through the open passage, if any
+    await page.keyboard.type(`Because the mask and the labels disagree (${j}).`);
     await page.keyboard.press('Tab');
     assert.equal((await focused(page)).text, 'Reveal model answer');
     assert.ok(await page.locator('button.next').isDisabled(), 'Next waits for a grade');
@@ -157,7 +164,7 @@ test('keyboard only: N = 2, a fixed seed, marks, Check, every follow-up revealed
   assert.equal(await page.textContent('#step-title'), SECOND.title);
   assert.equal((await focused(page)).id, 'step-title');
   assert.equal(await page.textContent('#session-progress'), 'Exercise 2 of 2 · find the bug');
-  await page.keyboard.press('Tab');
+  await tabTo(page, (f) => f.role === 'option', 'the passage');
   for (let i = 0; i < SECOND_MARK; i += 1) await page.keyboard.press('ArrowRight');
   await page.keyboard.press('Enter');
   await tabTo(page, (f) => f.cls.includes('check'), 'Check');
@@ -200,6 +207,12 @@ test('keyboard only: N = 2, a fixed seed, marks, Check, every follow-up revealed
   assert.equal(state.saved, '1');
   assert.equal(state.scores, '1,0');
   assert.equal(state.grades, 'g'.repeat(FIRST.follow_ups.length) + 'p'.repeat(SECOND.follow_ups.length));
+  // The answers typed for the first exercise are in its summary, under their follow-ups.
+  assert.deepEqual(
+    await items.nth(0).locator('.typed-answer').allTextContents(),
+    FIRST.follow_ups.map((_, k) => `Your answer: Because the mask and the labels disagree (${k + 1}).`),
+  );
+  assert.equal(await items.nth(1).locator('.typed-answer').count(), 0, 'nothing typed, nothing shown');
 
   // After a reload: the same summary, and the history lists the session once.
   await page.reload();

@@ -4,14 +4,17 @@
 //   const step = createFollowUpStep(container, exercise, j, { revealed, grade, nextLabel, onReveal, onGrade, onNext });
 //   step.focusHeading();
 //
-// Order on screen and in the tab order: the question, an optional answer box, "Reveal model
-// answer"; once revealed, the answer (focus moves to it) and three self-grades as a native radio
-// group — arrow keys move and choose, Space chooses — and Next, which waits for a grade. Each
-// grade has its own glyph and the chosen one a filled marker, so nothing relies on colour.
-// Typed answers are not kept: they are for the learner. Not here: the URL or storage (main.js).
+// Order on screen and in the tab order: the question, the passage it is about (one click away,
+// with its bugs marked), an optional answer box, "Reveal model answer"; once revealed, the answer
+// (focus moves to it) and three self-grades as a native radio group — arrow keys move and choose,
+// Space chooses — and Next, which waits for a grade. Each grade has its own glyph and the chosen
+// one a filled marker, so nothing relies on colour. The typed answer is handed to onDraft as it
+// is typed (main.js keeps it for the summary). Not here: the URL or storage (main.js).
 
 import { h, replaceChildren } from '../shared/dom.js';
 import { trustedContent } from '../exercise/explanation.js';
+import { createPassageView } from '../exercise/passage-view.js';
+import { solutionUnits } from '../exercise/scoring.js';
 
 // Every user-visible string of the step, in one place.
 export const FOLLOW_UP_TEXT = {
@@ -28,15 +31,27 @@ export const FOLLOW_UP_TEXT = {
   ],
   revealFirst: 'Reveal the model answer, then grade yourself to go on.',
   gradeFirst: 'Choose a grade to go on.',
+  passage: 'Show the passage this is about (its bugs marked)',
 };
 
 let instances = 0;
 
-export function createFollowUpStep(container, exercise, j, { revealed = false, grade = null, nextLabel, onReveal = () => {}, onGrade = () => {}, onNext = () => {} }) {
+export function createFollowUpStep(container, exercise, j, { revealed = false, grade = null, draft = '', nextLabel, onReveal = () => {}, onGrade = () => {}, onDraft = () => {}, onNext = () => {} }) {
   const idBase = `followup-step-${(instances += 1)}`;
   const item = exercise.follow_ups[j - 1];
   const heading = h('h2', { id: 'step-title', tabindex: '-1', 'aria-describedby': `${idBase}-question` }, FOLLOW_UP_TEXT.title(j, exercise.follow_ups.length));
   const answerBox = h('textarea', { id: `${idBase}-draft`, rows: '5', 'aria-describedby': `${idBase}-question` });
+  answerBox.value = draft;
+  answerBox.addEventListener('input', () => onDraft(answerBox.value));
+  // The passage, one click away: drawn read-only with its bugs marked when first opened.
+  const passageBox = h('div', { class: 'recall-passage' });
+  const recall = h('details', { class: 'passage-recall' }, h('summary', {}, FOLLOW_UP_TEXT.passage), passageBox);
+  recall.addEventListener('toggle', () => {
+    if (!recall.open || passageBox.childElementCount) return;
+    const view = createPassageView(passageBox, exercise);
+    view.showSolution(solutionUnits(exercise));
+    view.setSelectable(false);
+  });
   const revealButton = h('button', { type: 'button', class: 'secondary reveal', 'aria-expanded': 'false', 'aria-controls': `${idBase}-answer` }, FOLLOW_UP_TEXT.reveal);
   const answer = h(
     'div',
@@ -75,6 +90,7 @@ export function createFollowUpStep(container, exercise, j, { revealed = false, g
       h('p', { class: 'step-context' }, FOLLOW_UP_TEXT.about, h('span', { class: 'about-title' }, exercise.title)),
     ),
     trustedContent('div', { class: 'question card', id: `${idBase}-question` }, item.question_html),
+    recall,
     h('label', { class: 'answer-label', for: `${idBase}-draft` }, FOLLOW_UP_TEXT.yourAnswer),
     answerBox,
     revealActions,

@@ -53,7 +53,30 @@ const TEXT = {
 };
 
 initPage({ widget: 'practice' });
-renderEmbedPanel(document.getElementById('share-panel'), { page: 'practice.html', title: 'masklab interview practice', height: 1000 });
+const sharePanel = document.getElementById('share-panel');
+renderEmbedPanel(sharePanel, { page: 'practice.html', title: 'masklab interview practice', height: 1000 });
+const shareHidden = sharePanel.hidden; // hidden for good inside an embed
+
+// Typed follow-up answers, kept for this visit (sessionStorage) by seed, exercise and question,
+// so going on, reloading or reaching the summary never loses them.
+function draftKey(exerciseId, j) {
+  return `masklab.practice.${state.seed}.${exerciseId}.${j}`;
+}
+function readDraft(exerciseId, j) {
+  try {
+    return sessionStorage.getItem(draftKey(exerciseId, j)) ?? '';
+  } catch {
+    return '';
+  }
+}
+function saveDraft(exerciseId, j, text) {
+  try {
+    if (text) sessionStorage.setItem(draftKey(exerciseId, j), text.slice(0, 5000));
+    else sessionStorage.removeItem(draftKey(exerciseId, j));
+  } catch {
+    /* storage blocked: the answer lives in the text box only */
+  }
+}
 
 const announcer = liveRegion();
 document.body.append(announcer);
@@ -110,6 +133,8 @@ const show = (screen) => {
   el.session.hidden = screen !== 'session';
   el.summary.hidden = screen !== 'summary';
   el.history.hidden = screen === 'session';
+  // No "embed this page" during a session: it is not what a candidate is doing.
+  sharePanel.hidden = shareHidden || screen === 'session';
   applyHiddenPanels(); // a ?hide= switch wins over "shown"
 };
 
@@ -261,6 +286,8 @@ function showStep(target, { focus = false, fresh = false } = {}) {
     stepView = createFollowUpStep(el.step, exercise, j, {
       revealed: state.revealed,
       grade: state.grades[offset] ?? null,
+      draft: readDraft(exercise.id, j),
+      onDraft: (text) => saveDraft(exercise.id, j, text),
       nextLabel: nextLabel(step),
       onReveal() {
         update({ revealed: true });
@@ -293,6 +320,7 @@ function showSummary({ record, focus }) {
     timeUp,
     saved: recordNow,
     seed: state.seed,
+    answerOf: (exerciseId, k) => readDraft(exerciseId, k + 1),
     onAgain: () => startSession({ seed: state.seed }),
     onNew: () => startSession({ seed: randomSeed() }),
     onSetup: () => showSetup({ focus: true }),

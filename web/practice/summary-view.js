@@ -39,6 +39,7 @@ export const SUMMARY_TEXT = {
   grade: { g: ['✓', 'got it'], p: ['◐', 'partly'], m: ['✗', 'missed it'] },
   notGraded: ['—', 'not graded'],
   followUpN: (k) => `Follow-up ${k}:`,
+  yourAnswer: 'Your answer: ',
   fullPage: (title) => `Read the full explanation of “${title}”`,
   again: 'Practice again with the same set',
   newSet: 'New set',
@@ -46,7 +47,7 @@ export const SUMMARY_TEXT = {
   seedLine: 'Seed of this set: ',
 };
 
-function gradeItem(letter, k) {
+function gradeItem(letter, k, answer) {
   const [glyph, word] = letter === null ? SUMMARY_TEXT.notGraded : SUMMARY_TEXT.grade[letter];
   return h(
     'li',
@@ -56,10 +57,11 @@ function gradeItem(letter, k) {
     h('span', { class: 'grade-glyph', 'aria-hidden': 'true' }, glyph),
     ' ',
     word,
+    answer ? h('p', { class: 'typed-answer' }, h('span', { class: 'typed-label' }, SUMMARY_TEXT.yourAnswer), answer) : null,
   );
 }
 
-function exerciseCard(row) {
+function exerciseCard(row, answerOf) {
   const [glyph, statusText] = SUMMARY_TEXT.status[row.status];
   return h(
     'li',
@@ -71,13 +73,13 @@ function exerciseCard(row) {
       { class: 'summary-facts' },
       h('div', {}, h('dt', {}, SUMMARY_TEXT.findTheBug), h('dd', { class: 'item-score' }, row.score === null ? SUMMARY_TEXT.notChecked : SUMMARY_TEXT.score(row.score, row.maxScore))),
       h('div', {}, h('dt', {}, SUMMARY_TEXT.time), h('dd', {}, formatClock(row.seconds))),
-      h('div', { class: 'wide' }, h('dt', {}, SUMMARY_TEXT.followUps), h('dd', {}, h('ul', { class: 'grade-results' }, row.grades.map(gradeItem)))),
+      h('div', { class: 'wide' }, h('dt', {}, SUMMARY_TEXT.followUps), h('dd', {}, h('ul', { class: 'grade-results' }, row.grades.map((letter, k) => gradeItem(letter, k, answerOf(row.id, k)))))),
     ),
     h('p', {}, h('a', { href: `./exercise.html?ex=${encodeURIComponent(row.id)}` }, SUMMARY_TEXT.fullPage(row.title))),
   );
 }
 
-export function renderSummary(container, { rows, totals }, { timeUp = false, saved = false, seed, onAgain, onNew, onSetup }) {
+export function renderSummary(container, { rows, totals }, { timeUp = false, saved = false, seed, answerOf = () => '', onAgain, onNew, onSetup }) {
   const heading = h('h2', { id: 'summary-title', tabindex: '-1' }, SUMMARY_TEXT.title);
   const unfinished = totals.done < totals.count;
   const again = h('button', { type: 'button', class: 'again' }, SUMMARY_TEXT.again);
@@ -114,7 +116,7 @@ export function renderSummary(container, { rows, totals }, { timeUp = false, sav
     ),
     saved ? h('p', { class: 'hint' }, SUMMARY_TEXT.saved) : null,
     h('h3', {}, SUMMARY_TEXT.exercisesTitle),
-    h('ol', { class: 'summary-list' }, rows.map(exerciseCard)),
+    h('ol', { class: 'summary-list' }, rows.map((row) => exerciseCard(row, answerOf))),
     h('p', { class: 'seed-line' }, SUMMARY_TEXT.seedLine, h('code', {}, seed)),
     h('div', { class: 'actions' }, again, fresh, setup),
   );
