@@ -76,8 +76,10 @@ export const DERIVATION_TEXT = {
 
 function typeset(element, tex) {
   // throwOnError: false renders a bad formula in red instead of throwing; trust: false keeps
-  // \href, \url, \htmlClass and friends switched off.
-  katex.render(tex, element, { displayMode: true, throwOnError: false, trust: false, output: 'htmlAndMathml' });
+  // \href, \url, \htmlClass and friends switched off. Inline mode with \displaystyle: the same
+  // big fractions as display mode, but KaTeX may break the line after "=" or "+", so a long chain
+  // wraps on a phone instead of being cut off at the screen's edge (0.8608 read as 0.860).
+  katex.render(String.raw`\displaystyle ${tex}`, element, { displayMode: false, throwOnError: false, trust: false, output: 'htmlAndMathml' });
 }
 
 const fmt = (x) => formatNumber(x, 4);

@@ -32,6 +32,7 @@ export const EXPLANATION_TEXT = {
   references: 'References',
   referencesIntro: 'Primary sources: documentation pages and the issues where people hit this bug.',
   opensNewTab: '(opens in a new tab)',
+  wideFormula: 'Formula (scrolls sideways)',
 };
 
 /** A node holding HTML compiled at build time from our own content files (trusted). */
@@ -145,6 +146,20 @@ function referencesPanel(exercise) {
       ),
     ),
   ];
+}
+
+/**
+ * Display formulas wider than their box scroll sideways; those that do (measured once, when the
+ * panels are on screen) become focusable regions, so a keyboard can scroll them too.
+ */
+export function focusableWideFormulas(root) {
+  for (const box of root.querySelectorAll('.math-display')) {
+    if (box.scrollWidth > box.clientWidth + 1 && !box.hasAttribute('tabindex')) {
+      box.tabIndex = 0;
+      box.setAttribute('role', 'region');
+      box.setAttribute('aria-label', EXPLANATION_TEXT.wideFormula);
+    }
+  }
 }
 
 export function renderExplanation(panels, exercise, { revealed = new Set(), onReveal = () => {} } = {}) {

@@ -20,7 +20,8 @@ import { loadProgress, recordAttempt } from '../shared/store.js';
 import { exerciseIndex, loadExercise } from './catalog.js';
 import { EMBED_PANEL_TEXT, renderEmbedPanel } from '../shared/embed-panel.js';
 import { EXERCISE_STATE } from './exercise-state.js';
-import { renderExplanation } from './explanation.js';
+import { focusableWideFormulas, renderExplanation } from './explanation.js';
+import { afterPaint } from '../shared/later.js';
 import { fillLiveNumbers, markLiveNumbersUnavailable } from './live-numbers.js';
 import { createPassageView, resultLegend } from './passage-view.js';
 import { scoreMarks, solutionUnits } from './scoring.js';
@@ -348,6 +349,7 @@ function renderPage(exercise, index, initialState, notes) {
       );
     }
     showToc(document.getElementById('toc'), document.getElementById('toc-list'), article);
+    afterPaint(() => focusableWideFormulas(afterCheck));
   }
 
   function updateButtons() {
