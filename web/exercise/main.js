@@ -21,13 +21,12 @@ import { exerciseIndex, loadExercise } from './catalog.js';
 import { EMBED_PANEL_TEXT, renderEmbedPanel } from '../shared/embed-panel.js';
 import { EXERCISE_STATE } from './exercise-state.js';
 import { focusableWideFormulas, renderExplanation } from './explanation.js';
-import { afterPaint } from '../shared/later.js';
+import { afterPaint, renderLater } from '../shared/later.js';
 import { fillLiveNumbers, markLiveNumbersUnavailable } from './live-numbers.js';
 import { createPassageView, resultLegend } from './passage-view.js';
 import { scoreMarks, solutionUnits } from './scoring.js';
 import { createSeeItBreak } from './see-it-break.js';
 import { showToc } from './toc.js';
-import './math.js';
 import './exercise.css';
 
 // Every user-visible string of the page, in one place.
@@ -236,25 +235,53 @@ function renderPage(exercise, index, initialState, notes) {
   passageBox.after(markedLine);
   const result = document.getElementById('result');
 
-  // After Check: the explanation and "See it break" (rendered once, shown when unlocked).
-  renderExplanation(
-    { explanation: panels.explanation, followups: panels.followups, cheatsheet: panels.cheatsheet, references: panels.references },
-    exercise,
-    {
-      revealed: new Set(state.revealed.map(Number)),
-      onReveal(i, open) {
-        const revealed = new Set(state.revealed.map(Number));
-        if (open) revealed.add(i);
-        else revealed.delete(i);
-        state = { ...state, revealed: [...revealed].sort((a, b) => a - b).map(String) };
-        save();
+  // After Check: the explanation and "See it break". They are hidden until then and large (the
+  // explanation's HTML and formulas, two grids), so they are built when first needed — Check,
+  // Show solution, a checked state from the URL — or when the page is first idle, not before
+  // the passage is on screen. The claims and live numbers are computed as soon as the core is
+  // ready and written in when the explanation exists.
+  let answered = null; // the core's answers, for the live numbers: { context } or { failure }
+  let explained = false;
+  const fillNumbers = () => {
+    if (!explained || !answered) return;
+    if (answered.context) fillLiveNumbers(panels.explanation, answered.context);
+    else markLiveNumbersUnavailable(panels.explanation, answered.failure);
+  };
+  let gridsNow;
+  const gridsWhen = new Promise((resolve) => {
+    gridsNow = resolve;
+  });
+  const explanation = renderLater(null, () => {
+    import('./math.js'); // KaTeX's stylesheet and the formulas' classes, off the first paint
+    renderExplanation(
+      { explanation: panels.explanation, followups: panels.followups, cheatsheet: panels.cheatsheet, references: panels.references },
+      exercise,
+      {
+        revealed: new Set(state.revealed.map(Number)),
+        onReveal(i, open) {
+          const revealed = new Set(state.revealed.map(Number));
+          if (open) revealed.add(i);
+          else revealed.delete(i);
+          state = { ...state, revealed: [...revealed].sort((a, b) => a - b).map(String) };
+          save();
+        },
       },
-    },
-  );
+    );
+    explained = true;
+    fillNumbers();
+    gridsNow();
+  });
   const seeItBreak = createSeeItBreak(panels.breakPanel, exercise);
   seeItBreak.run(corePromise, {
-    onResponses: (context) => fillLiveNumbers(panels.explanation, context),
-    onFailure: (message) => markLiveNumbersUnavailable(panels.explanation, message),
+    gridsWhen,
+    onResponses: (context) => {
+      answered = { context };
+      fillNumbers();
+    },
+    onFailure: (message) => {
+      answered = { failure: message };
+      fillNumbers();
+    },
   });
 
   function bugList(found) {
@@ -338,6 +365,7 @@ function renderPage(exercise, index, initialState, notes) {
   }
 
   function unlock() {
+    explanation.now();
     afterCheck.hidden = false;
     const next = index[index.findIndex((e) => e.id === exercise.id) + 1];
     const nav = document.getElementById('exercise-nav');

@@ -3,9 +3,11 @@
 // live numbers filled in.
 //
 //   const panel = createSeeItBreak(section, exercise);   // shows "loading" straight away
-//   panel.run(corePromise, { onResponses(context) {} }); // renders once the core is ready
+//   panel.run(corePromise, { onResponses(context) {}, gridsWhen });
 //
-// The grid module is loaded on demand, so the passage never waits for it or for the wasm core.
+// The claims are checked as soon as the core is ready (two inspect calls); the two grids, which
+// are large and hidden until Check, are drawn from the same answers when `gridsWhen` resolves
+// (Check, or an idle moment), so the passage never waits for the grid module or the wasm core.
 // Not here: the claims grammar (shared/claims.js) or the grid itself (grid/).
 
 import { h, replaceChildren } from '../shared/dom.js';
@@ -20,6 +22,7 @@ export const BREAK_TEXT = {
   loading: 'Loading the WebAssembly core and the token grid…',
   coreFailed: (message) => `The WebAssembly core could not be loaded, so this comparison cannot be computed: ${message}`,
   gridFailed: (message) => `The token grid could not be loaded: ${message}`,
+  refused: (label, error) => `The core refused the ${label} request: ${error.field}: ${error.message}`,
   none: 'This exercise has no runnable configuration.',
   claimsTitle: 'Claims, checked against these two batches',
   claimsIntro: 'Each sentence below is tested against the core’s answers every time this page loads.',
@@ -70,7 +73,7 @@ export function createSeeItBreak(section, exercise) {
     );
   }
 
-  async function run(corePromise, { onResponses = () => {}, onFailure = () => {} } = {}) {
+  async function run(corePromise, { onResponses = () => {}, onFailure = () => {}, gridsWhen = Promise.resolve() } = {}) {
     const config = exercise.see_it_break;
     if (!config) {
       body.removeAttribute('aria-busy');
@@ -78,7 +81,6 @@ export function createSeeItBreak(section, exercise) {
       return;
     }
     let core;
-    let compare;
     try {
       core = await corePromise;
     } catch (error) {
@@ -86,28 +88,26 @@ export function createSeeItBreak(section, exercise) {
       onFailure(error.message);
       return;
     }
-    try {
-      compare = await import('../grid/compare.js');
-    } catch (error) {
-      compare = null;
-      fail(BREAK_TEXT.gridFailed(error.message));
-    }
-    let responses;
-    if (compare) {
-      const result = compare.renderComparison(body, core, {
-        buggy: config.buggy,
-        fixed: config.fixed,
-        buggyLabel: config.buggy_label ?? BREAK_TEXT.buggy,
-        fixedLabel: config.fixed_label ?? BREAK_TEXT.fixed,
-      });
-      body.removeAttribute('aria-busy');
-      responses = result.ok ? { buggy: result.buggy, fixed: result.fixed } : null;
-    }
-    // Without the grid (or after it refused), the claims still run on the core's own answers.
-    if (!responses) responses = { buggy: core.inspect(config.buggy), fixed: core.inspect(config.fixed) };
+    const responses = { buggy: core.inspect(config.buggy), fixed: core.inspect(config.fixed) };
     const context = { ...responses, buggyRequest: config.buggy, fixedRequest: config.fixed };
     showClaims(evaluateClaims(exercise.claims, responses.buggy, responses.fixed, { buggyRequest: config.buggy, fixedRequest: config.fixed }));
     onResponses(context);
+
+    await gridsWhen;
+    const buggyLabel = config.buggy_label ?? BREAK_TEXT.buggy;
+    const fixedLabel = config.fixed_label ?? BREAK_TEXT.fixed;
+    for (const [side, label] of [['buggy', buggyLabel], ['fixed', fixedLabel]]) {
+      if (responses[side].error) return fail(BREAK_TEXT.refused(label, responses[side].error));
+    }
+    let compare;
+    try {
+      compare = await import('../grid/compare.js');
+    } catch (error) {
+      fail(BREAK_TEXT.gridFailed(error.message));
+      return;
+    }
+    compare.createComparison(body, { buggyLabel, fixedLabel }).update({ buggy: responses.buggy, fixed: responses.fixed, buggyRequest: config.buggy, fixedRequest: config.fixed });
+    body.removeAttribute('aria-busy');
   }
 
   return { run };

@@ -3,10 +3,8 @@
 // the buggy batch differs, then the two read-only token grids with the mask and label cells that
 // differ marked ≠.
 //
-//   const result = renderComparison(container, core, { buggy, fixed, buggyLabel, fixedLabel, headingLevel });
-//   // result: { ok: true, buggy, fixed } (the two inspect responses) or { ok: false, error }
-//   const view = createComparison(container, { buggyLabel, fixedLabel });  // drawn from answers
-//   view.update({ buggy, fixed, buggyRequest, fixedRequest });             // (the dilution page)
+//   const view = createComparison(container, { buggyLabel, fixedLabel, headingLevel });
+//   view.update({ buggy, fixed, buggyRequest, fixedRequest });   // two inspect answers (no error)
 //
 // The two grids are one view, so the difference shows without hunting for it: every position
 // has the same width in both and every row the same height, side by side when there is room
@@ -35,7 +33,6 @@ export const COMPARE_TEXT = {
   changed: 'changed',
   same: 'same',
   gridCaption: (label, B, T) => `${label}: B = ${B} × T = ${T}`,
-  error: (label, error) => `The core refused the ${label} request: ${error.field}: ${error.message}`,
   cellsNote: 'Cells marked ≠ hold a different attention_mask or label in the other batch.',
   shape: (B, T) => `Both batches: B = ${B} rows × T = ${T} positions.`,
   differing: (list) => `They differ at ${list}.`,
@@ -200,18 +197,4 @@ export function createComparison(container, { buggyLabel = COMPARE_TEXT.defaultB
       if (isFirst) showFirstDifference();
     },
   };
-}
-
-// headingLevel (default 3): the level of the two grids' headings, one below the section's own.
-export function renderComparison(container, core, { buggy, fixed, buggyLabel = COMPARE_TEXT.defaultBuggy, fixedLabel = COMPARE_TEXT.defaultFixed, headingLevel = 3 }) {
-  const answers = { buggy: core.inspect(buggy), fixed: core.inspect(fixed) };
-  for (const [side, label] of [['buggy', buggyLabel], ['fixed', fixedLabel]]) {
-    const error = answers[side].error;
-    if (error) {
-      replaceChildren(container, h('div', { class: 'comparison' }, h('p', { class: 'error-box', role: 'alert' }, COMPARE_TEXT.error(label, error))));
-      return { ok: false, error };
-    }
-  }
-  createComparison(container, { buggyLabel, fixedLabel, headingLevel }).update({ buggy: answers.buggy, fixed: answers.fixed, buggyRequest: buggy, fixedRequest: fixed });
-  return { ok: true, buggy: answers.buggy, fixed: answers.fixed };
 }

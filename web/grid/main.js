@@ -10,6 +10,7 @@ import { h, liveRegion, replaceChildren } from '../shared/dom.js';
 import { formatId, formatLoss, formatShare } from '../shared/format.js';
 import { initPage } from '../shared/page.js';
 import { renderEmbedPanel } from '../shared/embed-panel.js';
+import { renderLater } from '../shared/later.js';
 import { loadCore } from '../core/masklab.js';
 import { createAttentionMap } from './attention-map.js';
 import { createControls } from './controls.js';
@@ -146,8 +147,16 @@ rowSelect.addEventListener('change', () => {
   if (lastGood) drawAttention(lastGood.response, lastGood.request);
 });
 
+// The heatmap sits below the grid and the figures: it is first drawn when it comes near the
+// screen or the page is idle, then follows every change.
+let attentionShown = false;
+renderLater(attentionPanel, () => {
+  attentionShown = true;
+  if (lastGood) drawAttention(lastGood.response, lastGood.request);
+});
+
 function drawAttention(response, request) {
-  if (attentionPanel.hidden) return;
+  if (attentionPanel.hidden || !attentionShown) return;
   attentionMap.update(response, state.row, { isPad: padMap(response, request) });
 }
 

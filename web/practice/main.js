@@ -24,7 +24,6 @@ import { frontier, gradeOffsets, gradesOf, historyRecord, nextStep, sanitizeResu
 import { createSetupView } from './setup-view.js';
 import { renderSummary } from './summary-view.js';
 import { createCountdown, startStopwatch } from './timer.js';
-import '../exercise/math.js';
 import '../exercise/exercise.css';
 import './practice.css';
 
@@ -241,6 +240,7 @@ function goNext() {
 }
 
 function showStep(target, { focus = false, fresh = false } = {}) {
+  import('../exercise/math.js'); // formulas in reasons and model answers: their stylesheet, not on the set-up screen
   step = target;
   if (fresh) state = { ...state, marked: [], revealed: false };
   syncTimes();

@@ -5,6 +5,7 @@
 //
 //   renderLater(section, () => drawTheFormulas(), { until: 'visible' });  // loads KaTeX only then
 //   renderLater(section, () => drawTheGrid());                            // idle or visible, first wins
+//   const later = renderLater(null, drawHiddenPanels);  later.now();      // idle, or when asked
 //   afterPaint(() => updateThePlot());    // after the frame that shows what was just written
 //   const soon = latest(() => redrawGrids(k));  soon();  soon();   // one run for a burst of calls
 //
@@ -18,7 +19,7 @@ const NEAR = '600px 0px';
 const IDLE_TIMEOUT_MS = 1500;
 
 /**
- * Calls `render()` once: when `element` comes within NEAR of the viewport, or — with
+ * Calls `render()` once: when `element` (if given) comes within NEAR of the viewport, or — with
  * until: 'idle' (the default) — when the browser is first idle, whichever comes first.
  * until: 'visible' waits for the viewport only (for sections whose code or fonts are large).
  * Returns { now(), pending() }: now() renders at once (e.g. when a link jumps to the section).
@@ -34,12 +35,12 @@ export function renderLater(element, render, { until = 'idle' } = {}) {
     if (idle !== null) (globalThis.cancelIdleCallback ?? clearTimeout)(idle);
     render();
   };
-  if (typeof IntersectionObserver === 'function') {
+  if (element && typeof IntersectionObserver === 'function') {
     observer = new IntersectionObserver((entries) => {
       if (entries.some((e) => e.isIntersecting)) run();
     }, { rootMargin: NEAR });
     observer.observe(element);
-  } else {
+  } else if (element) {
     queueMicrotask(run);
   }
   if (until === 'idle') {
