@@ -210,6 +210,7 @@ export async function launchBrowser({ bypassCSP = false } = {}) {
  *   site, browser            from startSite() and launchBrowser()
  *   url(path)                the page's address on the site: url('lab.html?a=1')
  *   open(path, options)      browser.open(url(path), options) -> { page, problems }
+ *   openAt(path, view)       open at a view { width, colorScheme } (VIEWS lists the six)
  *   openSettled(path, {failed})  open, then wait until <body data-state="ready"> or the page's
  *                            error status (`failed`, default '#status.error-box') shows, so a
  *                            broken page fails in the assertions rather than as a timeout
@@ -217,6 +218,9 @@ export async function launchBrowser({ bypassCSP = false } = {}) {
  *   scrollWidthAt(path, width)  opens path at that viewport width and returns the document's
  *                            scrollWidth once ready (equal to width: no sideways scrolling)
  */
+/** The layouts every page is checked at: three widths, light and dark. */
+export const VIEWS = [1280, 375, 320].flatMap((width) => ['light', 'dark'].map((colorScheme) => ({ width, colorScheme, name: `${width} px ${colorScheme}` })));
+
 export function useSiteAndBrowser({ setUp } = {}) {
   const problemLists = [];
   const suite = {
@@ -227,6 +231,15 @@ export function useSiteAndBrowser({ setUp } = {}) {
       const opened = await suite.browser.open(suite.url(path), options);
       problemLists.push(opened.problems);
       return opened;
+    },
+    /** open() at a view from VIEWS (width, colour scheme) set before the page loads. */
+    async openAt(path, { width, colorScheme, height = 800 }) {
+      return suite.open(path, {
+        prepare: async (page) => {
+          await page.setViewportSize({ width, height });
+          await page.emulateMedia({ colorScheme });
+        },
+      });
     },
     async openSettled(path = '', { failed = '#status.error-box' } = {}) {
       const opened = await suite.open(path);

@@ -252,7 +252,9 @@ function renderPage(exercise, index, initialState, notes) {
     gridsNow = resolve;
   });
   const explanation = renderLater(null, () => {
-    import('./math.js'); // KaTeX's stylesheet and the formulas' classes, off the first paint
+    // KaTeX's stylesheet and the formulas' classes, off the first paint; formulas are measured
+    // again once styled (a wide one becomes a keyboard stop).
+    import('./math.js').then(() => afterPaint(() => !afterCheck.hidden && focusableWideFormulas(afterCheck)));
     renderExplanation(
       { explanation: panels.explanation, followups: panels.followups, cheatsheet: panels.cheatsheet, references: panels.references },
       exercise,
