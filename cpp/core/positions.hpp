@@ -2,7 +2,7 @@
 //
 // A training forward (e.g. LlamaModel) uses arange when none are passed, so left pads shift
 // every real token's position; generate() derives them from the mask instead
-// (shared/notes/semantics.md §3.2). Packed rows restart per example (packing.cpp).
+// (docs/semantics.md §5). Packed rows restart per example (packing.cpp).
 #pragma once
 
 #include <vector>

@@ -5,7 +5,7 @@
 // The bigram is fitted on the pairs (input_ids[t], label[t+1]) the labels score, with add-0.1
 // smoothing: P(y | a) = (count(a, y) + 0.1) / (count(a) + 0.1 * 5).
 //
-// labels = input_ids (the pad bug, semantics.md §5 #4): pairs (1,2) (2,3) (3,4) from row 0 and
+// labels = input_ids (the pad bug, docs/semantics.md §3.6): pairs (1,2) (2,3) (3,4) from row 0 and
 // (1,0) (0,0) (0,0) from row 1, so
 //   P(2|1) = P(0|1) = 1.1/2.5 = 11/25,  P(3|2) = P(4|3) = 1.1/1.5 = 11/15,  P(0|0) = 2.1/2.5 = 21/25.
 //   real targets (row 0): ln(25/11) + 2 ln(15/11)           ≈ 0.821 + 0.620

@@ -36,7 +36,7 @@ TEST_CASE("flatten: one row, positions restart per example, no attention mask") 
   CHECK(show(b.input_ids) == "[5,6,7,8,9]");
   // position_ids += list(range(len(input_ids))) per example.
   CHECK(show(b.position_ids) == "[0,1,0,1,2]");
-  // The kernel finds the boundaries from the position resets; a mask would switch that off (§3.4).
+  // The kernel finds the boundaries from the position resets; a mask would switch that off (docs/semantics.md §4.3).
   CHECK_FALSE(b.has_attention_mask);
   CHECK(show(b.seq_lengths) == "[2,3]");
   CHECK(show(b.lengths) == "[5]");

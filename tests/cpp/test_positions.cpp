@@ -1,6 +1,6 @@
 // test_positions.cpp — position_ids: arange (a training forward's default) against from_mask
 // (what generate() derives: attention_mask.cumsum(-1) - 1, masked positions filled with 1),
-// semantics.md §3.2. Packed rows are covered in test_packing.cpp.
+// docs/semantics.md §5. Packed rows are covered in test_packing.cpp.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -49,7 +49,7 @@ TEST_CASE("collate: position_ids follow the policy on a left-padded batch") {
 
 TEST_CASE("from_mask follows the mask it is given, not the lengths") {
   // With an all-ones mask nothing is masked, so from_mask degenerates to arange — the left pads
-  // still shift the real tokens (§3.2: the all-ones mask is the bug, positions only follow it).
+  // still shift the real tokens (docs/semantics.md §5, §6.1: the all-ones mask is the bug, positions only follow it).
   CollateOptions o;
   o.pad_token_id = 0;
   o.padding_side = Side::Left;
