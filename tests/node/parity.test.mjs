@@ -16,6 +16,14 @@ import { loadWasmCore, runCli, runWasmRaw } from './helpers.mjs';
 // logits [B=1][T=3][V=4] and labels [1][3]: small enough to read, fractions to exercise formatting.
 const LOGITS_1x3x4 = [[[0.5, -1, 2, 0.25], [1, 1, 1, 1], [3, -0.5, 0, 1.125]]];
 
+// q, k, v [1][3][2] with a left pad at t=0: under the causal mask query 0 sees no key.
+const LEFT_PADDED_QKV = {
+  q: [[[1, 0], [0, 1], [1, 1]]],
+  k: [[[1, 0], [0.5, 0.5], [0, 1]]],
+  v: [[[1, 2], [3, 4], [5, 6]]],
+  attention_mask: [[0, 1, 1]],
+};
+
 const CASES = [
   {
     name: 'collate, defaults (longest, right, from_lengths, mask_padding)',
@@ -128,13 +136,7 @@ const CASES = [
   {
     name: 'attention, causal with a left-padded row (a fully masked query)',
     command: 'attention',
-    request: {
-      q: [[[1, 0], [0, 1], [1, 1]]],
-      k: [[[1, 0], [0.5, 0.5], [0, 1]]],
-      v: [[[1, 2], [3, 4], [5, 6]]],
-      attention_mask: [[0, 1, 1]],
-      causal: true,
-    },
+    request: { ...LEFT_PADDED_QKV, causal: true },
   },
   {
     name: 'inspect, a padded batch',
@@ -205,14 +207,7 @@ const CASES = [
   {
     name: 'attention, explicit scale and NaN rows for a fully masked query',
     command: 'attention',
-    request: {
-      q: [[[1, 0], [0, 1], [1, 1]]],
-      k: [[[1, 0], [0.5, 0.5], [0, 1]]],
-      v: [[[1, 2], [3, 4], [5, 6]]],
-      attention_mask: [[0, 1, 1]],
-      scale: 0.3,
-      fully_masked_rows: 'nan',
-    },
+    request: { ...LEFT_PADDED_QKV, scale: 0.3, fully_masked_rows: 'nan' },
   },
   {
     name: 'inspect, masked mean gradient summary and NaN attention rows',
