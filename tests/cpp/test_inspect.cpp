@@ -167,6 +167,44 @@ TEST_CASE("attention view: flatten isolates packed examples, concat_unsafe does 
   CHECK(unsafe.attention.visible[4 * 5 + 3] == 1);
 }
 
+TEST_CASE("attention view by implementation: FlashAttention-2 drops an all-ones mask, not one with a 0") {
+  // Packed row [1,2,3,4,1] (the fixture's two rows), example 1 starting at t=4; count the keys
+  // query 4 may read (docs/semantics.md §4.3).
+  InspectInput in = fixture(LabelPolicy::MaskPadding);
+  auto keys_of_query_4 = [&](int T) {
+    InspectResult r = inspect(in);
+    REQUIRE(r.batch.T == T);
+    int n = 0;
+    for (int k = 0; k < T; ++k) n += r.attention.visible[static_cast<size_t>(4) * T + k];
+    return n;
+  };
+  SUBCASE("TRL 0.20-0.23 padding-free: positions restart [0,1,2,3,0] and an all-ones mask is sent") {
+    in.options.packing = Packing::PaddingFree;
+    in.options.padding_free_attention_mask = true;
+    CHECK(keys_of_query_4(5) == 5);  // sdpa applies the mask: keys 0..4, the first example too
+    in.attn_implementation = AttentionImplementation::FlashAttention2;
+    CHECK(keys_of_query_4(5) == 1);  // the mask is dropped; position 0 at t=4 starts a document
+  }
+  SUBCASE("the same with pad_to_multiple_of 8: the mask has 0s at the tail, so FA2 uses it too") {
+    in.options.packing = Packing::PaddingFree;
+    in.options.padding_free_attention_mask = true;
+    in.options.pad_to_multiple_of = 8;
+    in.attn_implementation = AttentionImplementation::FlashAttention2;
+    CHECK(keys_of_query_4(8) == 5);
+  }
+  SUBCASE("concat_unsafe: positions run on [0..4], so even with the mask dropped there is one document") {
+    in.options.packing = Packing::ConcatUnsafe;
+    in.attn_implementation = AttentionImplementation::FlashAttention2;
+    CHECK(keys_of_query_4(5) == 5);
+  }
+  SUBCASE("TRL >= 0.24 padding-free sends no mask: both paths isolate the example") {
+    in.options.packing = Packing::PaddingFree;
+    CHECK(keys_of_query_4(5) == 1);
+    in.attn_implementation = AttentionImplementation::FlashAttention2;
+    CHECK(keys_of_query_4(5) == 1);
+  }
+}
+
 TEST_CASE("inspect refuses batches larger than the grid and toggles outside it") {
   InspectInput in = fixture(LabelPolicy::MaskPadding);
   SUBCASE("too many rows") {

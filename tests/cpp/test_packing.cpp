@@ -226,4 +226,22 @@ TEST_CASE("empty examples in packed rows: padding_free and concat_unsafe add not
   CHECK(e.message.find("separator") != std::string::npos);
 }
 
+TEST_CASE("padding_free_attention_mask: TRL 0.20-0.23's mask, 1 on tokens and 0 on tail pads") {
+  // [5,6] and [7,8,9] with pad_to_multiple_of 8: mask [1,1,1,1,1,0,0,0]; the positions still
+  // restart. Only for padding_free, and only without seq_lengths (PR #3673).
+  CollateOptions o = packing(Packing::PaddingFree);
+  o.padding_free_attention_mask = true;
+  o.pad_to_multiple_of = 8;
+  Batch b = collate({ids({5, 6}), ids({7, 8, 9})}, o);
+  CHECK(b.has_attention_mask);
+  CHECK(show(b.attention_mask, 1, 8) == "[[1,1,1,1,1,0,0,0]]");
+  CHECK(show(b.position_ids, 1, 8) == "[[0,1,0,1,2,0,0,0]]");
+  Feature packed = ids({5, 6});
+  packed.seq_lengths = std::vector<int>{1, 1};
+  CHECK(collate_error({packed}, o).field == "padding_free_attention_mask");
+  CollateOptions flat = packing(Packing::Flatten);
+  flat.padding_free_attention_mask = true;
+  CHECK(collate_error({ids({5})}, flat).field == "padding_free_attention_mask");
+}
+
 }  // TEST_SUITE

@@ -63,4 +63,11 @@ TEST_CASE("an all-zero row under from_mask is all ones, never negative") {
   CHECK(position_ids_for_row({0, 0, 0}, PositionPolicy::FromMask) == std::vector<int>{1, 1, 1});
 }
 
+TEST_CASE("documents_from_positions: a new document wherever a position is not the last plus one") {
+  // Row 0 [0,1,0,1,2,0]: starts at t=0, 2, 5 -> [0,0,1,1,1,2]. Row 1 [0,1,2,3,4,5] (arange): one.
+  // Row 2 [1,1,0,1,2,3] (generate()'s left-pad positions): 1 after 1 and 0 after 1 both start one.
+  CHECK(show(documents_from_positions({0, 1, 0, 1, 2, 0, 0, 1, 2, 3, 4, 5, 1, 1, 0, 1, 2, 3}, 3, 6)) ==
+        "[0,0,1,1,1,2,0,0,0,0,0,0,0,1,2,2,2,2]");
+}
+
 }  // TEST_SUITE

@@ -228,6 +228,16 @@ const CASES = [
     },
   },
   {
+    name: 'inspect, TRL 0.20-0.23 padding-free mask read by FlashAttention-2',
+    command: 'inspect',
+    request: {
+      text_features: ['a b c', 'd e'],
+      packing: 'padding_free',
+      padding_free_attention_mask: true,
+      attn_implementation: 'flash_attention_2',
+    },
+  },
+  {
     name: 'error: a row to pad and no pad_token_id',
     command: 'collate',
     request: { features: [{ input_ids: [1, 2] }, { input_ids: [3] }] },
