@@ -53,9 +53,11 @@ enum class Packing {
   Flatten,      // DataCollatorWithFlattening: one row, positions restart, boundary label -100,
                 // no attention mask, no padding
   ConcatUnsafe, // one row, all-ones mask, positions not reset, boundary label kept (bug)
-  PaddingFree   // TRL DataCollatorForLanguageModeling(padding_free=True): positions restart at
-                // every document (seq_lengths), labels[position == 0] = -100, no attention mask,
-                // tail padded to pad_to_multiple_of with (pad id, -100, position 0)
+  PaddingFree,  // TRL DataCollatorForLanguageModeling(padding_free=True), >= 0.24: positions
+                // restart at every document (seq_lengths), labels[position == 0] = -100, no
+                // attention mask, tail padded to pad_to_multiple_of with (pad id, -100, position 0)
+  PaddingFreeLegacy  // the same collator in TRL 0.20-0.23, before PR #4170: boundary labels kept,
+                     // and without seq_lengths an attention mask (1 on tokens, 0 on tail pads)
 };
 
 enum class PositionPolicy {
@@ -78,8 +80,6 @@ struct CollateOptions {
   int label_pad_token_id = kIgnoreIndex;  // any integer; a negative one is never a target
   Packing packing = Packing::None;
   PositionPolicy position_ids = PositionPolicy::Arange;
-  bool padding_free_attention_mask = false;  // PaddingFree as TRL 0.20-0.23 sent it: a mask of 1 on
-                                             // tokens, 0 on tail pads (dropped by TRL PR #4170)
   bool shift = true;  // whether the loss will shift (only changes which labels count as targets)
 };
 

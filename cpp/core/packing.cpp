@@ -15,7 +15,8 @@ namespace {
 // collator reads them (padding-free), else the whole example as one document.
 std::vector<int> documents(const Feature& f, const CollateOptions& options) {
   const int n = static_cast<int>(f.input_ids.size());
-  if (options.packing == Packing::PaddingFree && f.seq_lengths) return *f.seq_lengths;
+  const bool padding_free = options.packing == Packing::PaddingFree || options.packing == Packing::PaddingFreeLegacy;
+  if (padding_free && f.seq_lengths) return *f.seq_lengths;
   return n > 0 || options.packing == Packing::ConcatUnsafe ? std::vector<int>{n} : std::vector<int>{};
 }
 
@@ -23,10 +24,16 @@ std::vector<int> documents(const Feature& f, const CollateOptions& options) {
 
 Batch pack(const std::vector<Feature>& features, const std::vector<int>& truncated,
            const CollateOptions& options) {
-  const bool restart = options.packing != Packing::ConcatUnsafe;  // positions restart per document
+  const Packing p = options.packing;
+  const bool restart = p != Packing::ConcatUnsafe;  // positions restart per document
+  // The boundary label: DataCollatorWithFlattening's separator, TRL >= 0.24's labels[position == 0].
+  const bool mask_boundary = p == Packing::Flatten || p == Packing::PaddingFree;
+  const bool padding_free = p == Packing::PaddingFree || p == Packing::PaddingFreeLegacy;
   Batch batch;
   batch.B = 1;
-  batch.has_attention_mask = options.packing == Packing::ConcatUnsafe || options.padding_free_attention_mask;
+  // TRL 0.20-0.23 sent a mask unless the examples carried seq_lengths (PR #3673).
+  batch.has_attention_mask =
+      p == Packing::ConcatUnsafe || (p == Packing::PaddingFreeLegacy && !features.front().seq_lengths);
   int total_truncated = 0;
   int segment = 0;
   for (size_t i = 0; i < features.size(); ++i) {
@@ -35,7 +42,7 @@ Batch pack(const std::vector<Feature>& features, const std::vector<int>& truncat
     int t = 0;
     for (int length : documents(f, options)) {
       for (int k = 0; k < length; ++k, ++t) {
-        bool boundary = restart && k == 0;  // [separator_id] + labels[1:]; TRL: labels[position_ids == 0] = -100
+        const bool boundary = mask_boundary && k == 0;
         batch.input_ids.push_back(f.input_ids[t]);
         batch.labels.push_back(boundary ? kIgnoreIndex : row.labels[t]);
         batch.label_reasons.push_back(boundary ? IgnoreReason::Boundary : row.reasons[t]);
@@ -52,7 +59,7 @@ Batch pack(const std::vector<Feature>& features, const std::vector<int>& truncat
   }
   const int real = static_cast<int>(batch.input_ids.size());
   int T = real;
-  if (options.packing == Packing::PaddingFree && options.pad_to_multiple_of) {
+  if (padding_free && options.pad_to_multiple_of) {
     const long long rounded = round_up(real, *options.pad_to_multiple_of);
     if (rounded > kMaxBatchTokens)
       throw InputError("pad_to_multiple_of", "rounds the packed row up to " + std::to_string(rounded) +

@@ -6,7 +6,10 @@
 // attention_mask and no padding. PaddingFree follows TRL's DataCollatorForLanguageModeling with
 // padding_free=True (§4.2): the same, except that an already-packed example's seq_lengths
 // restart the positions at every document inside it, and pad_to_multiple_of pads the row's tail
-// (pad id, label -100, position 0). ConcatUnsafe is the classic mistake (§4.4): an all-ones mask,
+// (pad id, label -100, position 0). PaddingFreeLegacy is that collator in TRL 0.20-0.23: boundary
+// labels kept and, without seq_lengths, a mask of 1 on tokens and 0 on the tail pads — the mask
+// that TRL PR #4170 removed because it hid the position resets from FlashAttention-2.
+// ConcatUnsafe is the classic mistake (§4.4): an all-ones mask,
 // positions running on, boundary labels kept — documents read and predict each other.
 // Not here: bin-packing several rows (BFD); we always pack the whole batch into one row.
 #pragma once

@@ -17,7 +17,7 @@ namespace {
 const std::vector<std::string_view> kCollateFields = {
     "features", "pad_token_id", "eos_token_id", "vocab_size", "padding", "max_length",
     "pad_to_multiple_of", "padding_side", "truncation", "truncation_side", "attention_mask_policy",
-    "label_policy", "label_pad_token_id", "packing", "position_ids", "shift", "padding_free_attention_mask"};
+    "label_policy", "label_pad_token_id", "packing", "position_ids", "shift"};
 
 Feature decode_feature(const Json& v, const std::string& path) {
   // Features from a real pipeline carry more keys (attention_mask, token_type_ids, ...);
@@ -61,12 +61,11 @@ CollateOptions decode_options(const ObjectReader& r) {
   if (const Json* v = r.get("label_pad_token_id")) o.label_pad_token_id = read_int(*v, "label_pad_token_id");
   if (const Json* v = r.get("packing"))
     o.packing =
-        static_cast<Packing>(read_choice(*v, "packing", {"none", "flatten", "concat_unsafe", "padding_free"}));
+        static_cast<Packing>(read_choice(*v, "packing", {"none", "flatten", "concat_unsafe", "padding_free",
+                                                         "padding_free_legacy"}));
   if (const Json* v = r.get("position_ids"))
     o.position_ids = static_cast<PositionPolicy>(read_choice(*v, "position_ids", {"arange", "from_mask"}));
   if (const Json* v = r.get("shift")) o.shift = read_bool(*v, "shift");
-  if (const Json* v = r.get("padding_free_attention_mask"))
-    o.padding_free_attention_mask = read_bool(*v, "padding_free_attention_mask");
   return o;
 }
 

@@ -179,15 +179,13 @@ TEST_CASE("attention view by implementation: FlashAttention-2 drops an all-ones 
     return n;
   };
   SUBCASE("TRL 0.20-0.23 padding-free: positions restart [0,1,2,3,0] and an all-ones mask is sent") {
-    in.options.packing = Packing::PaddingFree;
-    in.options.padding_free_attention_mask = true;
+    in.options.packing = Packing::PaddingFreeLegacy;
     CHECK(keys_of_query_4(5) == 5);  // sdpa applies the mask: keys 0..4, the first example too
     in.attn_implementation = AttentionImplementation::FlashAttention2;
     CHECK(keys_of_query_4(5) == 1);  // the mask is dropped; position 0 at t=4 starts a document
   }
   SUBCASE("the same with pad_to_multiple_of 8: the mask has 0s at the tail, so FA2 uses it too") {
-    in.options.packing = Packing::PaddingFree;
-    in.options.padding_free_attention_mask = true;
+    in.options.packing = Packing::PaddingFreeLegacy;
     in.options.pad_to_multiple_of = 8;
     in.attn_implementation = AttentionImplementation::FlashAttention2;
     CHECK(keys_of_query_4(8) == 5);

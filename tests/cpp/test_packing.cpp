@@ -226,22 +226,28 @@ TEST_CASE("empty examples in packed rows: padding_free and concat_unsafe add not
   CHECK(e.message.find("separator") != std::string::npos);
 }
 
-TEST_CASE("padding_free_attention_mask: TRL 0.20-0.23's mask, 1 on tokens and 0 on tail pads") {
-  // [5,6] and [7,8,9] with pad_to_multiple_of 8: mask [1,1,1,1,1,0,0,0]; the positions still
-  // restart. Only for padding_free, and only without seq_lengths (PR #3673).
-  CollateOptions o = packing(Packing::PaddingFree);
-  o.padding_free_attention_mask = true;
+TEST_CASE("padding_free_legacy: TRL 0.20-0.23 kept boundary labels and sent a mask (0 on tail pads in 0.23)") {
+  // [5,6] and [7,8,9], pad_to_multiple_of 8: positions restart [0,1,0,1,2] + three tail pads at 0;
+  // labels keep 7 at the second example's start (no labels[position == 0] rule before PR #4170);
+  // the mask is ones_like per example padded with 0: [1,1,1,1,1,0,0,0].
+  CollateOptions o = packing(Packing::PaddingFreeLegacy);
   o.pad_to_multiple_of = 8;
   Batch b = collate({ids({5, 6}), ids({7, 8, 9})}, o);
   CHECK(b.has_attention_mask);
   CHECK(show(b.attention_mask, 1, 8) == "[[1,1,1,1,1,0,0,0]]");
   CHECK(show(b.position_ids, 1, 8) == "[[0,1,0,1,2,0,0,0]]");
-  Feature packed = ids({5, 6});
-  packed.seq_lengths = std::vector<int>{1, 1};
-  CHECK(collate_error({packed}, o).field == "padding_free_attention_mask");
-  CollateOptions flat = packing(Packing::Flatten);
-  flat.padding_free_attention_mask = true;
-  CHECK(collate_error({ids({5})}, flat).field == "padding_free_attention_mask");
+  CHECK(show(b.labels, 1, 8) == "[[5,6,7,8,9,-100,-100,-100]]");
+  CHECK(reasons(b) == ". . . . . padding padding padding");
+
+  SUBCASE("with seq_lengths TRL sent no mask (PR #3673), and still kept the boundary labels") {
+    Feature packed = ids({5, 6, 7});
+    packed.seq_lengths = std::vector<int>{1, 2};
+    o.pad_to_multiple_of.reset();
+    Batch p = collate({packed}, o);
+    CHECK_FALSE(p.has_attention_mask);
+    CHECK(show(p.position_ids, 1, 3) == "[[0,0,1]]");
+    CHECK(show(p.labels, 1, 3) == "[[5,6,7]]");
+  }
 }
 
 }  // TEST_SUITE

@@ -232,8 +232,7 @@ const CASES = [
     command: 'inspect',
     request: {
       text_features: ['a b c', 'd e'],
-      packing: 'padding_free',
-      padding_free_attention_mask: true,
+      packing: 'padding_free_legacy',
       attn_implementation: 'flash_attention_2',
     },
   },
