@@ -276,35 +276,38 @@ async function summedResponses(context, url) {
 
 // ---- grid toggle latency -------------------------------------------------------------------
 
-// Installed in the grid page: on Enter (capture phase, before the grid's handler) note the key
-// event's time and the loss text; when a mutation of the summary changes that text, note the
-// time, then wait for the next animation frame plus one task (a MessageChannel message runs after
-// that frame's style, layout and paint), so the second figure includes rendering the new frame.
-function installToggleProbe() {
-  const summary = document.getElementById('summary');
-  const lossText = () => summary.querySelector('[data-figure="loss"] dd[data-value]')?.textContent ?? '';
-  const probe = { pending: null, results: [] };
-  window.__toggleProbe = probe;
+// Installed in a page (as window.__probe): when one of `keys` goes down (capture phase, before
+// the page's own handler) note the key event's time and the text of `watch` (a selector inside
+// `root`); when a mutation under `root` changes that text, note the time, then wait for the next
+// animation frame plus one task (a MessageChannel message runs after that frame's style, layout
+// and paint), so the second figure includes rendering the new frame. Long tasks are kept too.
+// Used for the grid's toggles (Enter, the loss) and the dilution slider (arrows, the headline).
+function installKeyProbe({ keys, root, watch }) {
+  const box = document.querySelector(root);
+  const text = () => box.querySelector(watch)?.textContent ?? '';
+  const probe = { pending: null, results: [], longTasks: [] };
+  window.__probe = probe;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) probe.longTasks.push(entry.duration);
+  }).observe({ type: 'longtask' });
   document.addEventListener(
     'keydown',
     (event) => {
-      if (event.key === 'Enter') probe.pending = { start: event.timeStamp, before: lossText() };
+      if (keys.includes(event.key)) probe.pending = { start: event.timeStamp, before: text() };
     },
     true,
   );
   new MutationObserver(() => {
     const pending = probe.pending;
-    if (!pending || lossText() === pending.before) return;
+    if (!pending || text() === pending.before) return;
     const changed = performance.now();
     probe.pending = null;
     requestAnimationFrame(() => {
       const channel = new MessageChannel();
-      channel.port1.onmessage = () => {
-        probe.results.push({ text: changed - pending.start, frame: performance.now() - pending.start });
-      };
+      channel.port1.onmessage = () => probe.results.push({ text: changed - pending.start, frame: performance.now() - pending.start });
       channel.port2.postMessage(null);
     });
-  }).observe(summary, { subtree: true, childList: true, characterData: true });
+  }).observe(box, { subtree: true, childList: true, characterData: true });
 }
 
 // Row 1's labels cell at position 1: its label is a trained real token (labels[1] is scored by
@@ -319,15 +322,15 @@ async function gridToggles(browser, url) {
     page.setDefaultTimeout(5_000);
     await page.goto(url, { waitUntil: 'load' });
     await page.waitForSelector('body[data-state="ready"]', { timeout: READY_TIMEOUT_MS });
-    await page.evaluate(installToggleProbe);
+    await page.evaluate(installKeyProbe, { keys: ['Enter'], root: '#summary', watch: '[data-figure="loss"] dd[data-value]' });
     for (let i = 0; i < TOGGLES; i += 1) {
       // The grid is redrawn on every toggle and keeps focus on the same cell; focusing it again
       // (outside the timed span) only makes sure the key goes there.
       await page.focus(TOGGLE_CELL);
       await page.keyboard.press('Enter');
-      await page.waitForFunction((n) => window.__toggleProbe.results.length >= n, i + 1, { polling: 'raf' });
+      await page.waitForFunction((n) => window.__probe.results.length >= n, i + 1, { polling: 'raf' });
     }
-    return { results: await page.evaluate(() => window.__toggleProbe.results) };
+    return { results: await page.evaluate(() => window.__probe.results) };
   } catch (error) {
     return { results: [], error: error.message.split('\n')[0] };
   } finally {
@@ -337,43 +340,13 @@ async function gridToggles(browser, url) {
 
 // ---- loss-dilution slider -----------------------------------------------------------------
 
-// Installed in the dilution page: like installToggleProbe, for a slider step (ArrowRight on the
-// range input) and the headline's first figure. Also records long tasks from now on.
-function installSliderProbe() {
-  const headline = document.getElementById('headline');
-  const text = () => headline.querySelector('[data-figure] dd')?.textContent ?? '';
-  const probe = { pending: null, results: [], longTasks: [] };
-  window.__sliderProbe = probe;
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) probe.longTasks.push(entry.duration);
-  }).observe({ type: 'longtask' });
-  document.addEventListener(
-    'keydown',
-    (event) => {
-      if (['ArrowRight', 'ArrowLeft', 'Home', 'End'].includes(event.key)) probe.pending = { start: event.timeStamp, before: text() };
-    },
-    true,
-  );
-  new MutationObserver(() => {
-    const pending = probe.pending;
-    if (!pending || text() === pending.before) return;
-    const changed = performance.now();
-    probe.pending = null;
-    requestAnimationFrame(() => {
-      const channel = new MessageChannel();
-      channel.port1.onmessage = () => probe.results.push({ text: changed - pending.start, frame: performance.now() - pending.start });
-      channel.port2.postMessage(null);
-    });
-  }).observe(headline, { subtree: true, childList: true, characterData: true });
-}
-
 // A drag: `steps` input events on the slider, one per animation frame (as a pointer drag
 // delivers them), from k = `from` up. Resolves when the headline shows the last step and a frame
 // has been rendered after it: { totalMs, idealMs, longest long task }.
 function dragSlider({ from, steps }) {
   const slider = document.getElementById('pads');
   const headline = document.getElementById('headline');
-  const probe = window.__sliderProbe;
+  const probe = window.__probe;
   probe.longTasks.length = 0;
   return new Promise((resolvePromise) => {
     let i = 0;
@@ -408,16 +381,16 @@ async function sliderSteps(browser, url) {
     page.setDefaultTimeout(10_000);
     await page.goto(url, { waitUntil: 'load' });
     await page.waitForSelector('body[data-state="ready"] #headline [data-figure] dd', { timeout: READY_TIMEOUT_MS });
-    await page.evaluate(installSliderProbe);
+    await page.evaluate(installKeyProbe, { keys: ['ArrowRight', 'ArrowLeft', 'Home', 'End'], root: '#headline', watch: '[data-figure] dd' });
     await page.focus('#pads');
     await page.keyboard.press('Home'); // k = 0 (a change: the default is 8)
-    await page.waitForFunction(() => window.__sliderProbe.results.length >= 1, null, { polling: 'raf' });
+    await page.waitForFunction(() => window.__probe.results.length >= 1, null, { polling: 'raf' });
     for (let i = 1; i <= SLIDER_STEPS; i += 1) {
       await page.keyboard.press('ArrowRight');
-      await page.waitForFunction((n) => window.__sliderProbe.results.length >= n, i + 1, { polling: 'raf' });
+      await page.waitForFunction((n) => window.__probe.results.length >= n, i + 1, { polling: 'raf' });
     }
-    const results = (await page.evaluate(() => window.__sliderProbe.results)).slice(1);
-    const longTasks = await page.evaluate(() => Math.max(0, ...window.__sliderProbe.longTasks));
+    const results = (await page.evaluate(() => window.__probe.results)).slice(1);
+    const longTasks = await page.evaluate(() => Math.max(0, ...window.__probe.longTasks));
     // Let deferred work settle before the drag (a learner pauses too).
     await page.waitForTimeout(500);
     const drag = await page.evaluate(dragSlider, { from: 0, steps: SLIDER_STEPS });
@@ -478,6 +451,16 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
     console.error(`bench pages: ${signal}, closing the browser and the server`);
     cleanUp().finally(() => process.exit(130));
   });
+}
+
+// Key press -> text changed -> next frame: median, p95 and how many within one frame.
+function latencyTable(results, changed) {
+  const row = (label, xs) => [label, ms(median(xs), 1), ms(percentile(xs, 95), 1), `${xs.filter((x) => x <= FRAME_MS).length} of ${xs.length}`];
+  table([
+    ['from the key press to', 'median', 'p95', 'in one 16.7 ms frame'],
+    row(changed, results.map((r) => r.text)),
+    row('next frame rendered', results.map((r) => r.frame)),
+  ]);
 }
 
 const verdict = (value, limit) => (value === undefined ? '' : value <= limit ? 'ok' : 'OVER');
@@ -546,13 +529,7 @@ async function main() {
     if (toggles.results.length === 0) {
       console.log(`no figures: ${toggles.error ?? 'the loss never changed'}`);
     } else {
-      const text = toggles.results.map((r) => r.text);
-      const frame = toggles.results.map((r) => r.frame);
-      table([
-        ['from the key press to', 'median', 'p95', 'in one 16.7 ms frame'],
-        ['loss text changed', ms(median(text), 1), ms(percentile(text, 95), 1), `${text.filter((x) => x <= FRAME_MS).length} of ${text.length}`],
-        ['next frame rendered', ms(median(frame), 1), ms(percentile(frame, 95), 1), `${frame.filter((x) => x <= FRAME_MS).length} of ${frame.length}`],
-      ]);
+      latencyTable(toggles.results, 'loss text changed');
       if (toggles.error) console.log(`stopped early: ${toggles.error}`);
     }
 
@@ -561,13 +538,7 @@ async function main() {
     if (slider.results.length === 0) {
       console.log(`no figures: ${slider.error ?? 'the headline never changed'}`);
     } else {
-      const text = slider.results.map((r) => r.text);
-      const frame = slider.results.map((r) => r.frame);
-      table([
-        ['from the key press to', 'median', 'p95', 'in one 16.7 ms frame'],
-        ['headline text changed', ms(median(text), 1), ms(percentile(text, 95), 1), `${text.filter((x) => x <= FRAME_MS).length} of ${text.length}`],
-        ['next frame rendered', ms(median(frame), 1), ms(percentile(frame, 95), 1), `${frame.filter((x) => x <= FRAME_MS).length} of ${frame.length}`],
-      ]);
+      latencyTable(slider.results, 'headline text changed');
       console.log(`longest task during the steps: ${ms(slider.longTasks)} (0 = none over 50 ms)`);
       const d = slider.drag;
       console.log(`a ${SLIDER_STEPS}-step drag, one input event per frame: ${ms(d.totalMs)} to the last step on screen (${ms(d.idealMs)} at one frame per step); longest task ${ms(d.longestTask)}`);

@@ -10,6 +10,7 @@
 // Not here: the passage, scoring, the core (live numbers are filled by live-numbers.js).
 
 import { h, replaceChildren } from '../shared/dom.js';
+import { readDraft, saveDraft } from '../shared/drafts.js';
 
 // Every user-visible string of the explanation, in one place.
 export const EXPLANATION_TEXT = {
@@ -46,22 +47,6 @@ function draftKey(id, i) {
   return `masklab.draft.${id}.${i}`;
 }
 
-function readDraft(id, i) {
-  try {
-    return sessionStorage.getItem(draftKey(id, i)) ?? '';
-  } catch {
-    return '';
-  }
-}
-
-function saveDraft(id, i, text) {
-  try {
-    sessionStorage.setItem(draftKey(id, i), text.slice(0, 5000));
-  } catch {
-    /* storage blocked: the draft lives in the textarea only */
-  }
-}
-
 function explanationPanel(exercise) {
   return [
     h('h2', { id: 'explanation-title' }, EXPLANATION_TEXT.explanation),
@@ -95,8 +80,8 @@ function followUpsPanel(exercise, revealed, onReveal) {
       trustedContent('div', { class: 'prose-html' }, item.answer_html),
     );
     const textarea = h('textarea', { id: textareaId, rows: '4', 'aria-describedby': questionId });
-    textarea.value = readDraft(exercise.id, i);
-    textarea.addEventListener('input', () => saveDraft(exercise.id, i, textarea.value));
+    textarea.value = readDraft(draftKey(exercise.id, i));
+    textarea.addEventListener('input', () => saveDraft(draftKey(exercise.id, i), textarea.value));
     const button = h(
       'button',
       { type: 'button', class: 'secondary', 'aria-expanded': String(revealed.has(i)), 'aria-controls': answerId },

@@ -14,6 +14,7 @@ import { activityUrl, xapiStatement } from '../shared/xapi.js';
 import { applyHiddenPanels, initPage } from '../shared/page.js';
 import { renderEmbedPanel } from '../shared/embed-panel.js';
 import { loadProgress, recordAttempt, recordPractice } from '../shared/store.js';
+import { readDraft, saveDraft } from '../shared/drafts.js';
 import { exerciseIndex, loadExercise } from '../exercise/catalog.js';
 import { createBugStep } from './bug-step.js';
 import { drawExercises } from './draw.js';
@@ -58,24 +59,7 @@ const shareHidden = sharePanel.hidden; // hidden for good inside an embed
 
 // Typed follow-up answers, kept for this visit (sessionStorage) by seed, exercise and question,
 // so going on, reloading or reaching the summary never loses them.
-function draftKey(exerciseId, j) {
-  return `masklab.practice.${state.seed}.${exerciseId}.${j}`;
-}
-function readDraft(exerciseId, j) {
-  try {
-    return sessionStorage.getItem(draftKey(exerciseId, j)) ?? '';
-  } catch {
-    return '';
-  }
-}
-function saveDraft(exerciseId, j, text) {
-  try {
-    if (text) sessionStorage.setItem(draftKey(exerciseId, j), text.slice(0, 5000));
-    else sessionStorage.removeItem(draftKey(exerciseId, j));
-  } catch {
-    /* storage blocked: the answer lives in the text box only */
-  }
-}
+const draftKey = (exerciseId, j) => `masklab.practice.${state.seed}.${exerciseId}.${j}`;
 
 const announcer = liveRegion();
 document.body.append(announcer);
@@ -286,8 +270,8 @@ function showStep(target, { focus = false, fresh = false } = {}) {
     stepView = createFollowUpStep(el.step, exercise, j, {
       revealed: state.revealed,
       grade: state.grades[offset] ?? null,
-      draft: readDraft(exercise.id, j),
-      onDraft: (text) => saveDraft(exercise.id, j, text),
+      draft: readDraft(draftKey(exercise.id, j)),
+      onDraft: (text) => saveDraft(draftKey(exercise.id, j), text),
       nextLabel: nextLabel(step),
       onReveal() {
         update({ revealed: true });
@@ -320,7 +304,7 @@ function showSummary({ record, focus }) {
     timeUp,
     saved: recordNow,
     seed: state.seed,
-    answerOf: (exerciseId, k) => readDraft(exerciseId, k + 1),
+    answerOf: (exerciseId, k) => readDraft(draftKey(exerciseId, k + 1)),
     onAgain: () => startSession({ seed: state.seed }),
     onNew: () => startSession({ seed: randomSeed() }),
     onSetup: () => showSetup({ focus: true }),
