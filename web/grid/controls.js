@@ -14,7 +14,14 @@ import { MAX_EXAMPLES, MIN_EXAMPLES } from './grid-state.js';
 
 // Every user-visible string of the form, in one place.
 export const CONTROLS_TEXT = {
-  examplesLegend: 'Examples (the built-in word tokenizer adds <bos> and <eos>)',
+  examplesLegend: 'Examples',
+  examplesHint: 'A built-in word tokenizer splits them and adds <bos> and <eos>.',
+  examplesNow: (state) =>
+    Array.from({ length: state.n }, (_, i) => {
+      const prompt = state[`p${i + 1}`].trim();
+      const text = state[`e${i + 1}`].trim();
+      return prompt ? `${prompt} → ${text}` : text;
+    }).join(' · '),
   exampleLegend: (i) => `Example ${i + 1}`,
   prompt: 'Prompt (optional; masked as ¶ prompt)',
   text: (hasPrompt) => (hasPrompt ? 'Completion (trained)' : 'Text (trained)'),
@@ -143,7 +150,13 @@ export function createControls(form, { onChange, onClearEdits, onReset }) {
 
   replaceChildren(
     form,
-    h('fieldset', { class: 'examples-set', 'data-panel': 'examples' }, h('legend', {}, CONTROLS_TEXT.examplesLegend), examples, h('div', { class: 'actions' }, addButton, removeButton)),
+    // Open on wide screens; on a phone the examples fold to one line, so the grid comes first.
+    h(
+      'details',
+      { class: 'examples-box', 'data-panel': 'examples', open: globalThis.matchMedia?.('(min-width: 48rem)').matches ?? true },
+      h('summary', {}, h('span', { class: 'options-title' }, CONTROLS_TEXT.examplesLegend), h('span', { class: 'options-now', id: idOf('examples-now') })),
+      h('fieldset', { class: 'examples-set' }, h('legend', { class: 'visually-hidden' }, CONTROLS_TEXT.examplesLegend), h('p', { class: 'hint' }, CONTROLS_TEXT.examplesHint), examples, h('div', { class: 'actions' }, addButton, removeButton)),
+    ),
     h(
       'details',
       { class: 'options', 'data-panel': 'options' },
@@ -239,6 +252,7 @@ export function createControls(form, { onChange, onClearEdits, onReset }) {
     write(control('max'), 'disabled', !(state.padding === 'max_length' || state.trunc));
     write(control('tside'), 'disabled', !state.trunc);
     write(form.querySelector(`#${idOf('options-now')}`), 'textContent', CONTROLS_TEXT.optionsSummary(state));
+    write(form.querySelector(`#${idOf('examples-now')}`), 'textContent', CONTROLS_TEXT.examplesNow(state));
     const edits = state.tm.length + state.tl.length;
     write(clearButton, 'textContent', edits ? CONTROLS_TEXT.clearEdits(edits) : CONTROLS_TEXT.noEdits);
     write(clearButton, 'disabled', edits === 0);

@@ -14,6 +14,7 @@
 // Not here: loading the index (exercise/catalog.js).
 
 import { h, replaceChildren } from '../shared/dom.js';
+import './exercise-list.css';
 
 // Every user-visible string of the list, in one place.
 export const LIST_TEXT = {
@@ -33,7 +34,11 @@ export const LIST_TEXT = {
   showing: (shown, total) => (shown === total ? `All ${total} exercises` : `Showing ${shown} of ${total} exercises`),
   noneMatch: 'No exercise matches these filters. Choose another level or topic, or press Show all.',
   countOf: (n) => ` (${n})`,
+  moreTopics: (n) => `${n} more topics`,
 };
+
+// Topics shown at once (the most used); the others wait behind "n more topics".
+const FIRST_TOPICS = 8;
 
 const LEVELS = ['beginner', 'intermediate', 'advanced'];
 
@@ -89,11 +94,21 @@ export function renderExerciseList(container, index, progress, { filters = {}, o
     h('span', { class: 'filter-label', id: 'filter-levels' }, LIST_TEXT.levels),
     LEVELS.filter((l) => levelCounts[l]).map((l) => toggle(LIST_TEXT.level[l], l, chosen.level.has(l), levelCounts[l])),
   );
+  const rest = tags.slice(FIRST_TOPICS);
+  const more = rest.length
+    ? h(
+        'details',
+        { class: 'more-topics', open: rest.some(([t]) => chosen.tag.has(t)) },
+        h('summary', {}, LIST_TEXT.moreTopics(rest.length)),
+        h('div', { class: 'filter-group' }, rest.map(([t, n]) => toggle(t, t, chosen.tag.has(t), n))),
+      )
+    : null;
   const tagGroup = h(
     'div',
     { class: 'filter-group topics', role: 'group', 'aria-labelledby': 'filter-topics' },
     h('span', { class: 'filter-label', id: 'filter-topics' }, LIST_TEXT.topicsFilter),
-    tags.map(([t, n]) => toggle(t, t, chosen.tag.has(t), n)),
+    tags.slice(0, FIRST_TOPICS).map(([t, n]) => toggle(t, t, chosen.tag.has(t), n)),
+    more,
   );
   const showAll = h('button', { type: 'button', class: 'secondary small show-all' }, LIST_TEXT.showAll);
   const count = h('p', { class: 'list-summary', id: 'exercise-summary-count', role: 'status' });
