@@ -30,7 +30,7 @@ test('after a toggle the strip and the toggled cell are on screen together, with
     await page.waitForSelector('body[data-state="ready"]');
     // The options are folded (a summary line says what they are).
     assert.equal(await page.getAttribute('.grid-form details.options', 'open'), null, `${view.name}: options folded`);
-    assert.match(await page.textContent('.grid-form .options-now'), /right padding · to the longest · mask from lengths · labels by position · causal/);
+    assert.match(await page.textContent('.grid-form details.options .options-now'), /right padding · to the longest · mask from lengths · labels by position · causal/);
     if (view.width >= 1280) {
       const gridTop = await page.$eval('.token-grid', (t) => t.getBoundingClientRect().top);
       assert.ok(gridTop < 800, `${view.name}: the grid starts on the first screen (${gridTop})`);
