@@ -211,6 +211,10 @@ parent.postMessage({ source: 'masklab', type: 'answered', widget: 'exercise', ex
 
 test('the course authors page embeds a live exercise and logs its messages', async () => {
   const { page, problems } = await suite.open('authors.html');
+  await page.waitForSelector('body[data-state="ready"]');
+  // The live example loads when it comes near the screen (not on the first view's bytes).
+  assert.equal(await page.locator('#message-log li[data-type="ready"]').count(), 0);
+  await page.locator('#live-frame').scrollIntoViewIfNeeded();
   await page.waitForSelector('#message-log li[data-type="ready"]');
   // The builder turns choices into an embed URL with hide switches.
   await page.check('#hide-followups');
@@ -254,7 +258,10 @@ test('axe: the host page and the authors page have no violations, light and dark
       for (const path of ['embed-example.html', 'authors.html']) {
         const violations = await scanner.scan(suite.url(path), {
           colorScheme,
-          prepare: (page) => page.waitForSelector('#message-log li[data-type="ready"]'),
+          prepare: async (page) => {
+            await page.locator('iframe').first().scrollIntoViewIfNeeded();
+            await page.waitForSelector('#message-log li[data-type="ready"]');
+          },
         });
         assert.deepEqual(violations, [], `${path}, ${colorScheme}`);
       }

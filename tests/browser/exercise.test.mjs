@@ -244,6 +244,8 @@ test('hide= switches panels off (teacher switches), embed=1 drops the site frame
 
 test('Copy embed code: the clipboard, or else the code selected in a read-only text box', async () => {
   const page = await openExercise();
+  // The panel is drawn when the end of the page comes into view.
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
   await page.click('.copy-button');
   await page.waitForFunction(() => document.querySelector('.copy-status').textContent !== '');
   const status = await page.textContent('.copy-status');

@@ -124,6 +124,8 @@ test('practice: the timer stays in view while a step scrolls, and no embed panel
   for (const view of VIEWS) {
     const { page, problems } = await suite.openAt('practice.html?n=1&seed=layout&timer=10', view);
     await page.waitForSelector('body[data-state="ready"]');
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await page.waitForSelector('#share-panel h2'); // drawn when the end of the page is near
     assert.equal(await page.isVisible('#share-panel'), true, `${view.name}: the embed panel on the set-up screen`);
     await page.click('button.start');
     await page.waitForSelector('#step-title');

@@ -29,7 +29,7 @@ const TEXT = {
   noPanels: 'This page has no panels to hide.',
   panelsOf: (label) => `Panels of the ${label.toLowerCase()}: tick one to hide it`,
   preview: 'Show this in the live example',
-  previewed: 'The live example below now shows this embed; its messages start a new log.',
+  previewed: 'The live example now shows this embed (scrolled to it below); its messages start a new log.',
   lastScore: (d) => `Last answer received: ${d.score} / ${d.maxScore} on “${d.exercise}”.`,
   noExercises: 'No exercises compiled',
 };
@@ -189,6 +189,8 @@ document.getElementById('builder-preview').addEventListener('click', () => {
   frame.height = String(choice.height);
   frame.src = widgetUrl(choice);
   previewNote.textContent = TEXT.previewed;
+  // Show it: the frame loads when in view (loading="lazy"), and the author asked to see it.
+  frame.scrollIntoView({ block: 'start' });
 });
 
 renderHideSwitches();

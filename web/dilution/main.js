@@ -7,8 +7,8 @@
 // attention view this page never draws, and keeps the answers). What waits, and why:
 //   - the headline for the k on the slider is drawn as soon as the core is ready, and on every
 //     slider step before anything else, so it keeps up with a drag (one frame);
-//   - the plot (uPlot) and the grids load and draw when their sections come near the screen or
-//     the page is idle; the derivation (KaTeX, the largest library here) only when near;
+//   - the plot (uPlot) loads and draws when its section comes near the screen or the page is
+//     idle; the derivation (KaTeX, the largest library here) and the grids only when near;
 //   - during a drag the plot, grids and derivation redraw once the slider pauses, and the live
 //     region and the URL follow the last value.
 // Nothing is computed here.
@@ -16,7 +16,7 @@
 import { h, liveRegion, replaceChildren } from '../shared/dom.js';
 import { formatLoss, formatNumber, formatShare } from '../shared/format.js';
 import { initPage } from '../shared/page.js';
-import { renderEmbedPanel } from '../shared/embed-panel.js';
+import { renderEmbedPanelLater } from '../shared/share-later.js';
 import { defineState } from '../shared/url-state.js';
 import { latest, renderLater } from '../shared/later.js';
 import { loadCore } from '../core/masklab.js';
@@ -50,7 +50,7 @@ const SETTLE_MS = 120;
 const STATE = defineState({ pads: { type: 'int', min: 0, max: MAX_EXTRA_PADS, default: 8 } });
 
 initPage({ widget: 'dilution' });
-renderEmbedPanel(document.getElementById('share-panel'), { page: 'dilution.html', title: 'masklab loss dilution', height: 1200 });
+renderEmbedPanelLater(document.getElementById('share-panel'), { page: 'dilution.html', title: 'masklab loss dilution', height: 1200 });
 
 const status = document.getElementById('status');
 const urlNote = document.getElementById('url-note');
@@ -157,16 +157,20 @@ try {
     const view = createDerivation(box);
     return { update: (k) => view.update({ ...sweep.at(k), k }) };
   }, { until: 'visible' });
-  const grids = lazySection('batch-grid', async (box) => {
-    const { createComparison } = await import('../grid/compare.js');
-    const view = createComparison(box, { buggyLabel: TEXT.buggyLabel, fixedLabel: TEXT.fixedLabel });
-    return {
-      update(k) {
-        const answers = sweep.at(k);
-        view.update({ buggy: answers.buggy, fixed: answers.fixed, buggyRequest: answers.request.buggy, fixedRequest: answers.request.fixed });
-      },
-    };
-  });
+  const grids = lazySection(
+    'batch-grid',
+    async (box) => {
+      const { createComparison } = await import('../grid/compare.js');
+      const view = createComparison(box, { buggyLabel: TEXT.buggyLabel, fixedLabel: TEXT.fixedLabel });
+      return {
+        update(k) {
+          const answers = sweep.at(k);
+          view.update({ buggy: answers.buggy, fixed: answers.fixed, buggyRequest: answers.request.buggy, fixedRequest: answers.request.fixed });
+        },
+      };
+    },
+    { until: 'visible' },
+  );
   for (const section of [plot, derivation, grids]) section.show(state.pads);
 
   // Everything but the headline follows the slider once it rests.

@@ -18,7 +18,7 @@ import { activityUrl, xapiStatement } from '../shared/xapi.js';
 import { applyHiddenPanels, hiddenPanels, initPage } from '../shared/page.js';
 import { loadProgress, recordAttempt } from '../shared/store.js';
 import { exerciseIndex, loadExercise } from './catalog.js';
-import { EMBED_PANEL_TEXT, renderEmbedPanel } from '../shared/embed-panel.js';
+import { renderEmbedPanelLater } from '../shared/share-later.js';
 import { EXERCISE_STATE } from './exercise-state.js';
 import { focusableWideFormulas, renderExplanation } from './explanation.js';
 import { afterPaint, renderLater } from '../shared/later.js';
@@ -454,12 +454,12 @@ function renderPage(exercise, index, initialState, notes) {
   updateButtons();
 
   // Share / embed: the exercise itself, not the learner's marks.
-  renderEmbedPanel(document.getElementById('share-panel'), {
+  renderEmbedPanelLater(document.getElementById('share-panel'), {
     page: 'exercise.html',
     title: TEXT.embedFrameTitle(exercise.title),
     height: 900,
     params: { ex: exercise.id },
-    text: { ...EMBED_PANEL_TEXT, title: TEXT.embedTitle, intro: TEXT.embedIntro, copy: TEXT.copyEmbed, area: TEXT.embedArea, guide: TEXT.forAuthors },
+    text: { title: TEXT.embedTitle, intro: TEXT.embedIntro, copy: TEXT.copyEmbed, area: TEXT.embedArea, guide: TEXT.forAuthors },
   });
 
   applyHiddenPanels();

@@ -9,7 +9,7 @@
 import { h, liveRegion, replaceChildren } from '../shared/dom.js';
 import { formatId, formatLoss, formatShare } from '../shared/format.js';
 import { initPage } from '../shared/page.js';
-import { renderEmbedPanel } from '../shared/embed-panel.js';
+import { renderEmbedPanelLater } from '../shared/share-later.js';
 import { renderLater } from '../shared/later.js';
 import { loadCore } from '../core/masklab.js';
 import { createAttentionMap } from './attention-map.js';
@@ -36,7 +36,7 @@ const TEXT = {
 };
 
 initPage({ widget: 'grid' });
-renderEmbedPanel(document.getElementById('share-panel'), { page: 'grid.html', title: 'masklab token grid', height: 1100 });
+renderEmbedPanelLater(document.getElementById('share-panel'), { page: 'grid.html', title: 'masklab token grid', height: 1100 });
 
 const status = document.getElementById('status');
 const urlNote = document.getElementById('url-note');

@@ -7,7 +7,7 @@
 
 import { h, liveRegion, replaceChildren } from '../shared/dom.js';
 import { initPage } from '../shared/page.js';
-import { renderEmbedPanel } from '../shared/embed-panel.js';
+import { renderEmbedPanelLater } from '../shared/share-later.js';
 import { loadCore } from '../core/masklab.js';
 import { createAccumulationPanel } from './accumulation-panel.js';
 import { createFunctionPanel } from './function-panel.js';
@@ -23,7 +23,7 @@ const TEXT = {
 };
 
 initPage({ widget: 'lab' });
-renderEmbedPanel(document.getElementById('share-panel'), { page: 'lab.html', title: 'masklab normalization lab', height: 1100 });
+renderEmbedPanelLater(document.getElementById('share-panel'), { page: 'lab.html', title: 'masklab normalization lab', height: 1100 });
 
 const status = document.getElementById('status');
 const urlNote = document.getElementById('url-note');

@@ -12,7 +12,7 @@ import { h, liveRegion, replaceChildren } from '../shared/dom.js';
 import { postToHost } from '../shared/embed.js';
 import { activityUrl, xapiStatement } from '../shared/xapi.js';
 import { applyHiddenPanels, initPage } from '../shared/page.js';
-import { renderEmbedPanel } from '../shared/embed-panel.js';
+import { renderEmbedPanelLater } from '../shared/share-later.js';
 import { loadProgress, recordAttempt, recordPractice } from '../shared/store.js';
 import { readDraft, saveDraft } from '../shared/drafts.js';
 import { exerciseIndex, loadExercise } from '../exercise/catalog.js';
@@ -54,7 +54,7 @@ const TEXT = {
 
 initPage({ widget: 'practice' });
 const sharePanel = document.getElementById('share-panel');
-renderEmbedPanel(sharePanel, { page: 'practice.html', title: 'masklab interview practice', height: 1000 });
+renderEmbedPanelLater(sharePanel, { page: 'practice.html', title: 'masklab interview practice', height: 1000 });
 const shareHidden = sharePanel.hidden; // hidden for good inside an embed
 
 // Typed follow-up answers, kept for this visit (sessionStorage) by seed, exercise and question,

@@ -2,6 +2,7 @@
 // button, for every exercise and widget.
 //
 //   renderEmbedPanel(section, { page: 'grid.html', title: 'masklab token grid', height: 900 });
+//   (pages call it through share-later.js, which loads this file when the panel comes into view)
 //
 // The iframe's URL is this page's URL with embed=1 added, so the state on screen (all of it is
 // in the URL) is what the embedded copy shows; `params` replaces the query when a page wants less
@@ -35,7 +36,9 @@ export function embedUrl(page, params) {
   return url.href;
 }
 
-export function renderEmbedPanel(section, { page, title, height = 800, params, text = EMBED_PANEL_TEXT }) {
+// `text` may replace any of EMBED_PANEL_TEXT's strings (the exercise page says "this exercise").
+export function renderEmbedPanel(section, { page, title, height = 800, params, text: wording = {} }) {
+  const text = { ...EMBED_PANEL_TEXT, ...wording };
   if (isEmbedded()) {
     section.hidden = true;
     return;

@@ -13,8 +13,11 @@
 // renders without these APIs (old browsers): a missing IntersectionObserver or
 // requestIdleCallback means "now" or a timer.
 
-// How far below the viewport a section starts rendering, so it is ready when scrolled to.
+// How far below the viewport a section starts rendering, so it is ready when scrolled to: a
+// screen's worth for cheap sections; less for those that wait for 'visible' because their code
+// is large (they load while the learner scrolls the last few hundred pixels towards them).
 const NEAR = '600px 0px';
+const NEAR_HEAVY = '250px 0px';
 // The longest a section waits for an idle moment before it renders anyway.
 const IDLE_TIMEOUT_MS = 1500;
 
@@ -38,7 +41,7 @@ export function renderLater(element, render, { until = 'idle' } = {}) {
   if (element && typeof IntersectionObserver === 'function') {
     observer = new IntersectionObserver((entries) => {
       if (entries.some((e) => e.isIntersecting)) run();
-    }, { rootMargin: NEAR });
+    }, { rootMargin: until === 'visible' ? NEAR_HEAVY : NEAR });
     observer.observe(element);
   } else if (element) {
     queueMicrotask(run);
