@@ -9,6 +9,7 @@ import { exerciseIndex } from './exercise/catalog.js';
 import { initPage } from './shared/page.js';
 import { loadProgress } from './shared/store.js';
 import { defineState } from './shared/url-state.js';
+import { painted } from './shared/later.js';
 import { startCoreDemo } from './home/core-demo.js';
 import { renderExerciseList } from './home/exercise-list.js';
 import { renderToolCards } from './home/tool-cards.js';
@@ -20,6 +21,8 @@ const FILTERS = defineState({
 });
 
 initPage({ widget: 'home' });
+startCoreDemo(); // the core loads while the rest is built
+await painted(); // the first screen's HTML is painted before the list is built
 const index = exerciseIndex();
 if (index[0]) document.getElementById('start-exercise').href = `./exercise.html?ex=${encodeURIComponent(index[0].id)}`;
 const { state } = FILTERS.read();
@@ -28,4 +31,3 @@ renderExerciseList(document.getElementById('exercise-list'), index, loadProgress
   onFilters: (filters) => FILTERS.write(filters),
 });
 renderToolCards(document.getElementById('tool-cards'));
-startCoreDemo();

@@ -60,6 +60,10 @@ test('the page shows the core’s numbers for k = 8, and they obey the hand-work
 });
 
 test('the derivation is typeset with KaTeX and carries the same numbers', async () => {
+  // KaTeX is the page's largest library: the derivation is drawn when it comes into view.
+  assert.equal(await page.locator('.derivation').count(), 0, 'not on the first screen');
+  await page.locator('#derivation').scrollIntoViewIfNeeded();
+  await page.waitForSelector('.derivation .katex');
   assert.equal(await page.locator('.derivation > li').count(), 5);
   assert.ok((await page.locator('.derivation .katex').count()) >= 5);
   const step3 = await page.textContent('.derivation [data-step="3"]');
@@ -94,6 +98,8 @@ test('keyboard: moving the slider changes the values, the plot and the live regi
 });
 
 test('the two batches are shown side by side (compare.js) with the differences called out', async () => {
+  await page.locator('#batch-grid').scrollIntoViewIfNeeded();
+  await page.waitForSelector('.comparison .compare-table');
   const rows = page.locator('.comparison .compare-table tbody tr');
   assert.equal(await rows.count(), 6);
   // k = 0 now: 2 pad targets in the buggy batch, none in the fixed one.

@@ -18,7 +18,7 @@ import { formatLoss, formatNumber, formatShare } from '../shared/format.js';
 import { initPage } from '../shared/page.js';
 import { renderEmbedPanelLater } from '../shared/share-later.js';
 import { defineState } from '../shared/url-state.js';
-import { latest, renderLater } from '../shared/later.js';
+import { latest, painted, renderLater } from '../shared/later.js';
 import { loadCore } from '../core/masklab.js';
 import { MAX_EXTRA_PADS } from './dilution-batch.js';
 import { createSweep } from './sweep.js';
@@ -50,6 +50,9 @@ const SETTLE_MS = 120;
 const STATE = defineState({ pads: { type: 'int', min: 0, max: MAX_EXTRA_PADS, default: 8 } });
 
 initPage({ widget: 'dilution' });
+const corePromise = loadCore(); // fetched and compiled while the page is built
+corePromise.catch(() => {}); // reported below, never an unhandled rejection
+await painted(); // the page's HTML is painted first
 renderEmbedPanelLater(document.getElementById('share-panel'), { page: 'dilution.html', title: 'masklab loss dilution', height: 1200 });
 
 const status = document.getElementById('status');
@@ -137,7 +140,7 @@ function lazySection(id, load, { until } = {}) {
 }
 
 try {
-  const core = await loadCore();
+  const core = await corePromise;
   const sweep = createSweep(core);
   drawHeadline(sweep.at(state.pads), state.pads);
   status.textContent = TEXT.ready;

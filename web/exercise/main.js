@@ -21,7 +21,7 @@ import { exerciseIndex, loadExercise } from './catalog.js';
 import { renderEmbedPanelLater } from '../shared/share-later.js';
 import { EXERCISE_STATE } from './exercise-state.js';
 import { focusableWideFormulas, renderExplanation } from './explanation.js';
-import { afterPaint, renderLater } from '../shared/later.js';
+import { afterPaint, painted, renderLater } from '../shared/later.js';
 import { fillLiveNumbers, markLiveNumbersUnavailable } from './live-numbers.js';
 import { createPassageView, resultLegend } from './passage-view.js';
 import { scoreMarks, solutionUnits } from './scoring.js';
@@ -145,6 +145,7 @@ async function showList(index, state) {
 
 async function main() {
   status.textContent = TEXT.loading;
+  await painted(); // the frame and the loading line first; the core is already on its way
   const index = exerciseIndex();
   const { state: initial, problems } = EXERCISE_STATE.read();
   const notes = problems.map((p) => p.message);

@@ -10,7 +10,7 @@ import { h, liveRegion, replaceChildren } from '../shared/dom.js';
 import { formatId, formatLoss, formatShare } from '../shared/format.js';
 import { initPage } from '../shared/page.js';
 import { renderEmbedPanelLater } from '../shared/share-later.js';
-import { renderLater } from '../shared/later.js';
+import { painted, renderLater } from '../shared/later.js';
 import { loadCore } from '../core/masklab.js';
 import { createAttentionMap } from './attention-map.js';
 import { createControls } from './controls.js';
@@ -36,6 +36,9 @@ const TEXT = {
 };
 
 initPage({ widget: 'grid' });
+const corePromise = loadCore(); // fetched and compiled while the page is built
+corePromise.catch(() => {}); // reported below, never an unhandled rejection
+await painted(); // the page's HTML is painted before the form and the grid are built
 renderEmbedPanelLater(document.getElementById('share-panel'), { page: 'grid.html', title: 'masklab token grid', height: 1100 });
 
 const status = document.getElementById('status');
@@ -218,7 +221,7 @@ function recompute(how = { kind: 'option' }) {
 }
 
 try {
-  core = await loadCore();
+  core = await corePromise;
   status.textContent = TEXT.ready;
   recompute({ kind: 'load' });
 } catch (error) {

@@ -9,6 +9,7 @@ import { h, liveRegion, replaceChildren } from '../shared/dom.js';
 import { initPage } from '../shared/page.js';
 import { renderEmbedPanelLater } from '../shared/share-later.js';
 import { loadCore } from '../core/masklab.js';
+import { painted } from '../shared/later.js';
 import { createAccumulationPanel } from './accumulation-panel.js';
 import { createFunctionPanel } from './function-panel.js';
 import { readLabState, writeLabState } from './lab-state.js';
@@ -23,6 +24,9 @@ const TEXT = {
 };
 
 initPage({ widget: 'lab' });
+const corePromise = loadCore(); // fetched and compiled while the function panel is built
+corePromise.catch(() => {}); // reported below, never an unhandled rejection
+await painted(); // the page's HTML is painted first
 renderEmbedPanelLater(document.getElementById('share-panel'), { page: 'lab.html', title: 'masklab normalization lab', height: 1100 });
 
 const status = document.getElementById('status');
@@ -47,7 +51,7 @@ const onState = (partial) => {
 createFunctionPanel(document.getElementById('function-panel'), { state, onState });
 
 try {
-  const core = await loadCore();
+  const core = await corePromise;
   createMeanPanel(document.getElementById('mean-panel'), core, { state, onState, announce });
   createAccumulationPanel(document.getElementById('accumulation-panel'), core, { state, onState, announce });
   status.textContent = TEXT.ready;

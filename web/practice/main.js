@@ -13,6 +13,7 @@ import { postToHost } from '../shared/embed.js';
 import { activityUrl, xapiStatement } from '../shared/xapi.js';
 import { applyHiddenPanels, initPage } from '../shared/page.js';
 import { renderEmbedPanelLater } from '../shared/share-later.js';
+import { painted } from '../shared/later.js';
 import { loadProgress, recordAttempt, recordPractice } from '../shared/store.js';
 import { readDraft, saveDraft } from '../shared/drafts.js';
 import { exerciseIndex, loadExercise } from '../exercise/catalog.js';
@@ -356,6 +357,7 @@ async function startSession(settings) {
 
 async function main() {
   if (exerciseIndex().length === 0) return fail(TEXT.noContent);
+  await painted(); // the page's HTML is painted before the set-up form is built
   const read = PRACTICE_STATE.read();
   state = read.state;
   const notes = read.problems.map((p) => p.message);

@@ -58,6 +58,14 @@ export function afterPaint(work) {
 }
 
 /**
+ * Resolves after the next frame is painted. A page awaits it before building a large part of
+ * itself, so the first paint (the HTML, the header, the styles) is not held up by that work.
+ */
+export function painted() {
+  return new Promise((resolve) => afterPaint(resolve));
+}
+
+/**
  * Wraps `work` so a burst of calls runs it once, after paint, with the arguments of the last
  * call: a slider drag redraws its slow parts once the learner pauses, not at every step.
  * `delayMs` (default 0) waits that long after the last call. cancel() drops a pending run.
