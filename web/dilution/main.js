@@ -47,7 +47,7 @@ const TEXT = {
 // How long the slider must rest before the plot, grids and derivation follow it.
 const SETTLE_MS = 120;
 
-const STATE = defineState({ pads: { type: 'int', min: 0, max: MAX_EXTRA_PADS, default: 8 } });
+const STATE = defineState({ pads: { type: 'int', min: 0, max: MAX_EXTRA_PADS, default: 8 } }, { reportUnknown: true });
 
 initPage({ widget: 'dilution' });
 const corePromise = loadCore(); // fetched and compiled while the page is built

@@ -52,7 +52,8 @@ DEFAULT_EXAMPLES.forEach((example, i) => {
   schema[`p${i + 1}`] = { ...TEXT_SPEC, default: example.prompt };
 });
 
-export const GRID_STATE = defineState(schema);
+// A parameter the page does not read is explained on the page, not silently ignored.
+export const GRID_STATE = defineState(schema, { reportUnknown: true });
 
 /** The examples in use: [{ prompt, text }] (n of them). */
 export function examplesOf(state) {

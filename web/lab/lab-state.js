@@ -34,7 +34,7 @@ export const LAB_STATE = defineState({
   g: { type: 'int', min: 2, max: 4, default: 2 },
   mn: { type: 'list', item: /^\d{1,2}$/, maxItems: 4, default: DEFAULT_MICRO.targets.slice(0, 2) },
   ms: { type: 'list', item: /^\d(\.\d{1,2})?$/, maxItems: 4, default: DEFAULT_MICRO.sure.slice(0, 2) },
-});
+}, { reportUnknown: true });
 
 function inRange(value, [min, max]) {
   return Number.isFinite(value) && value >= min && value <= max;

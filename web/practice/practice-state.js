@@ -33,7 +33,7 @@ export const PRACTICE_STATE = defineState({
   grades: { type: 'string', pattern: /^[gpm]{0,40}$/, maxLength: 40, default: '' },
   times: { type: 'list', item: /^\d{1,5}$/, maxItems: MAX_EXERCISES, default: [] },
   saved: { type: 'bool', default: false },
-});
+}, { reportUnknown: true });
 
 /**
  * 'setup' -> { screen: 'setup' }; 'summary' -> { screen: 'summary' };
