@@ -224,6 +224,7 @@ function renderPage(exercise, index, initialState, notes) {
   const markedLine = h('p', { class: 'marked-count', id: 'marked-count' });
   const view = createPassageView(passageBox, exercise, {
     onToggle(marked) {
+      prepare();
       state = { ...state, marked: [...marked].sort((a, b) => a - b).map(String) };
       markedLine.textContent = TEXT.markedCount(marked.size);
       save();
@@ -233,14 +234,20 @@ function renderPage(exercise, index, initialState, notes) {
   const retryButton = h('button', { type: 'button', id: 'retry', class: 'secondary' }, TEXT.retry);
   const solutionButton = h('button', { type: 'button', id: 'show-solution', class: 'secondary' }, TEXT.solution);
   document.getElementById('passage-actions').append(checkButton, retryButton, solutionButton);
+  for (const button of [checkButton, solutionButton]) {
+    button.addEventListener('pointerenter', () => prepare());
+    button.addEventListener('focus', () => prepare());
+  }
   passageBox.after(markedLine);
   const result = document.getElementById('result');
 
-  // After Check: the explanation and "See it break". They are hidden until then and large (the
-  // explanation's HTML and formulas, two grids), so they are built when first needed — Check,
-  // Show solution, a checked state from the URL — or when the page is first idle, not before
-  // the passage is on screen. The claims and live numbers are computed as soon as the core is
-  // ready and written in when the explanation exists.
+  // After Check: the explanation and "See it break". They are hidden until then and large, so
+  // none of it holds up the passage: the explanation's HTML (already in the exercise's JSON) is
+  // built when the page is first idle; the code and styles it needs beyond that — KaTeX's
+  // stylesheet, the grid module — are fetched when the learner shows intent (marks a word,
+  // points at or focuses Check or Show solution), and the grids are drawn on Check. A visitor
+  // who only reads the passage never downloads them. The claims and live numbers are computed
+  // as soon as the core is ready and written in when the explanation exists.
   let answered = null; // the core's answers, for the live numbers: { context } or { failure }
   let explained = false;
   const fillNumbers = () => {
@@ -252,10 +259,15 @@ function renderPage(exercise, index, initialState, notes) {
   const gridsWhen = new Promise((resolve) => {
     gridsNow = resolve;
   });
-  const explanation = renderLater(null, () => {
-    // KaTeX's stylesheet and the formulas' classes, off the first paint; formulas are measured
-    // again once styled (a wide one becomes a keyboard stop).
+  let prepared = false;
+  const prepare = () => {
+    if (prepared) return;
+    prepared = true;
+    // Formulas are measured again once styled (a wide one becomes a keyboard stop).
     import('./math.js').then(() => afterPaint(() => !afterCheck.hidden && focusableWideFormulas(afterCheck)));
+    import('../grid/compare.js').catch(() => {}); // warm: see-it-break.js reports a failure itself
+  };
+  const explanation = renderLater(null, () => {
     renderExplanation(
       { explanation: panels.explanation, followups: panels.followups, cheatsheet: panels.cheatsheet, references: panels.references },
       exercise,
@@ -272,7 +284,6 @@ function renderPage(exercise, index, initialState, notes) {
     );
     explained = true;
     fillNumbers();
-    gridsNow();
   });
   const seeItBreak = createSeeItBreak(panels.breakPanel, exercise);
   seeItBreak.run(corePromise, {
@@ -368,7 +379,9 @@ function renderPage(exercise, index, initialState, notes) {
   }
 
   function unlock() {
+    prepare();
     explanation.now();
+    gridsNow();
     afterCheck.hidden = false;
     const next = index[index.findIndex((e) => e.id === exercise.id) + 1];
     const nav = document.getElementById('exercise-nav');
