@@ -6,6 +6,8 @@
 //   - on the token grid: latency from pressing Enter on a labels cell to the new loss on screen;
 //   - on the loss-dilution page: latency from a slider step to the new headline numbers on
 //     screen, and a 21-step drag at one step per frame (total time, longest task);
+//   - the first paint of an empty page in the same harness: the floor the page figures sit on
+//     (on a loaded machine it rises with them);
 //   - the targets of issue 12 next to each figure (ready ≤ 400 ms, goal 250; first paint ≤ 150
 //     ms; ≤ 150 KiB gzip on the first view; dilution ready ≤ 600 ms; a slider step ≤ 1 frame).
 // Figures only, no assertions: timings vary with the machine and its load (the load average is
@@ -403,6 +405,26 @@ async function sliderSteps(browser, url) {
   }
 }
 
+// The first paint of an empty page in the same harness (fresh context, same flags): the floor
+// under every page's figure on this machine at this moment, to read the others against.
+async function emptyPageFirstPaint(browser) {
+  const times = [];
+  for (let i = 0; i < COLD_LOADS; i += 1) {
+    const context = await browser.newContext({ viewport: VIEWPORT });
+    try {
+      const page = await context.newPage();
+      await page.goto('data:text/html,<!doctype html><title>empty</title><p>masklab', { waitUntil: 'load' });
+      await page.waitForFunction(() => performance.getEntriesByType('paint').length > 0, null, { timeout: 5000 });
+      times.push(await page.evaluate(() => performance.getEntriesByType('paint').find((e) => e.name === 'first-paint').startTime));
+    } catch {
+      /* no figure from this load */
+    } finally {
+      await context.close();
+    }
+  }
+  return times;
+}
+
 // ---- report ----------------------------------------------------------------------------------
 
 const sorted = (xs) => [...xs].sort((a, b) => a - b);
@@ -524,6 +546,8 @@ async function main() {
     console.log(`targets: ready ≤ ${TARGET.readyMs} ms (goal ${TARGET.readyGoalMs}), first paint ≤ ${TARGET.firstPaintMs} ms, first view ≤ ${TARGET.gzipKiB} KiB gzip`);
     table(rows);
     for (const note of notes) console.log(note);
+    const floor = await emptyPageFirstPaint(browser);
+    if (floor.length) console.log(`first paint of an empty page in the same harness (the floor now): median ${ms(median(floor))}, min ${ms(Math.min(...floor))}`);
 
     const toggles = await gridToggles(browser, `${site.url}grid.html`);
     console.log(`\nmasklab pages: grid toggle latency, Enter on a labels cell (row 1, position 1), ${TOGGLES} presses alternating it`);
