@@ -84,11 +84,12 @@ const PAGES = [
     failed: '#status.error-box',
   },
   {
-    // Loss dilution: data-state is set once the core has answered every padding level and the
-    // headline figures are drawn (dilution/main.js).
+    // Loss dilution: data-state is set once the core has answered for the k on the slider and
+    // the headline figures are drawn (dilution/main.js); the plot, which needs every k, follows.
+    // (Before issue 12 the page answered every k first, so the figure then included the sweep.)
     name: 'dilution',
     path: 'dilution.html',
-    means: 'headline figures + plot from core',
+    means: 'headline figures from core (plot next)',
     marks: { ready: { selector: 'body[data-state="ready"] #headline [data-figure] dd' } },
     failed: '#status.error-box',
     readyMs: 600,
