@@ -100,6 +100,7 @@ LossResult cross_entropy(const LossInput& in) {
       ++r.per_example_targets[b];
     }
 
+  r.per_example_sum = row_sum;
   for (int b = 0; b < B; ++b) {
     r.sum += row_sum[b];
     r.num_targets += r.per_example_targets[b];
@@ -150,6 +151,10 @@ LossResult cross_entropy(const LossInput& in) {
       }
       break;
   }
+
+  r.per_example_token_weight.assign(B, std::nullopt);
+  if (r.loss)
+    for (int b = 0; b < B; ++b) r.per_example_token_weight[b] = row_weight[b];
 
   if (in.gradient) {
     if (!r.loss) {
