@@ -95,6 +95,8 @@ InspectResult inspect(const InspectInput& in) {
   li.shift = in.options.shift;
   li.reduction = in.reduction;
   li.num_items_in_batch = in.num_items_in_batch;
+  li.gradient = in.gradient;
+  li.per_token_loss = in.per_token_loss;
   r.loss = cross_entropy(li);
   for (int& y : r.loss.targets)
     if (y != kIgnoreIndex) y = ids[y];  // report targets as the batch's own ids
@@ -103,6 +105,8 @@ InspectResult inspect(const InspectInput& in) {
   LossInput all = li;
   all.reduction = Reduction::Mean;
   all.labels = model_batch.input_ids;
+  all.gradient = false;
+  all.per_token_loss = PerTokenLoss::CrossEntropy;
   LossResult everything = cross_entropy(all);
 
   InspectSummary& s = r.summary;
@@ -137,6 +141,7 @@ InspectResult inspect(const InspectInput& in) {
   ai.k = ai.q;
   ai.v = ai.q;
   ai.causal = in.causal;
+  ai.fully_masked_rows = in.fully_masked_rows;
   if (batch.has_attention_mask) ai.attention_mask = batch.attention_mask;
   else ai.segment_ids = batch.segment_ids;  // no mask: the kernel isolates packed examples
   r.attention = attend(ai);

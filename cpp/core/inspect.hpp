@@ -28,6 +28,9 @@ struct InspectInput {
   bool causal = true;
   Reduction reduction = Reduction::Mean;        // how the reported loss is reduced
   std::optional<double> num_items_in_batch;     // for SumOverNumItems
+  bool gradient = false;                        // summarise d loss / d logits (docs/semantics.md §7.3)
+  PerTokenLoss per_token_loss = PerTokenLoss::CrossEntropy;  // for MaskedMean / PerExampleMean
+  FullyMaskedRows fully_masked_rows = FullyMaskedRows::Zeros;  // docs/semantics.md §6.2
 };
 
 // The dilution, split by where the scored target sits (a real token or a pad).
