@@ -25,7 +25,7 @@ void apply_toggles(Batch& batch, const InspectInput& in) {
     auto cell = in.toggle_labels[i];
     check_cell(batch, cell, "toggle_labels[" + std::to_string(i) + "]");
     const int at = batch.at(cell.first, cell.second);
-    if (batch.labels[at] == kIgnoreIndex) {
+    if (!is_trained_label(batch.labels[at])) {
       batch.labels[at] = batch.input_ids[at];
       batch.label_reasons[at] = IgnoreReason::None;
     } else {
@@ -58,6 +58,12 @@ void apply_toggles(Batch& batch, const InspectInput& in) {
 InspectResult inspect(const InspectInput& in) {
   InspectResult r;
   r.batch = collate(in.features, in.options);
+  if (r.batch.L != r.batch.T)
+    throw InputError("features", "have labels of their own length (seq2seq, " + std::to_string(r.batch.L) +
+                                     " label positions for " + std::to_string(r.batch.T) +
+                                     " tokens); the grid draws one label under each token, so use the collate "
+                                     "command for them");
+  if (r.batch.T == 0) throw InputError("features", "are all empty: there is no position to show");
   if (r.batch.T > kMaxInspectPositions || r.batch.B > kMaxInspectRows)
     throw InputError("features", "the grid shows at most " + std::to_string(kMaxInspectRows) + " rows of " +
                                      std::to_string(kMaxInspectPositions) + " positions; this batch is " +
@@ -71,8 +77,8 @@ InspectResult inspect(const InspectInput& in) {
   // 0..K-1: a Llama-sized id such as 128009 must not cost a 128k x 128k bigram table.
   std::vector<int> ids(batch.input_ids);
   for (int y : batch.labels)
-    if (y != kIgnoreIndex) ids.push_back(y);
-  ids.push_back(in.options.pad_token_id);
+    if (is_trained_label(y)) ids.push_back(y);
+  if (in.options.pad_token_id) ids.push_back(*in.options.pad_token_id);
   if (in.options.eos_token_id) ids.push_back(*in.options.eos_token_id);
   for (int i = 0; i < static_cast<int>(in.vocab.size()); ++i) ids.push_back(i);
   std::sort(ids.begin(), ids.end());
@@ -83,8 +89,8 @@ InspectResult inspect(const InspectInput& in) {
   r.V = static_cast<int>(ids.size());
   Batch model_batch = batch;
   for (int& id : model_batch.input_ids) id = compact(id);
-  for (int& y : model_batch.labels)
-    if (y != kIgnoreIndex) y = compact(y);
+  // Any negative label is ignored, as by a loss told the same ignore_index (docs/semantics.md §3.2).
+  for (int& y : model_batch.labels) y = is_trained_label(y) ? compact(y) : kIgnoreIndex;
 
   LossInput li;
   li.B = batch.B;

@@ -27,21 +27,20 @@ Feature decode_feature(const Json& v, const std::string& path) {
   const Json* ids = v.find("input_ids");
   if (!ids || ids->is_null()) throw InputError(path + ".input_ids", "is missing");
   f.input_ids = read_int_list(*ids, path + ".input_ids");
-  for (auto [key, slot] : {std::pair{"labels", &f.labels}, std::pair{"completion_mask", &f.completion_mask},
-                           std::pair{"assistant_masks", &f.assistant_masks}}) {
+  for (auto [key, slot] : {std::pair{"labels", &f.labels}, std::pair{"attention_mask", &f.attention_mask},
+                           std::pair{"completion_mask", &f.completion_mask},
+                           std::pair{"assistant_masks", &f.assistant_masks}, std::pair{"seq_lengths", &f.seq_lengths}}) {
     const Json* x = v.find(key);
     if (x && !x->is_null()) *slot = read_int_list(*x, path + "." + key);
   }
   return f;
 }
 
-// Options shared by collate and inspect; `r` must allow kCollateFields.
-CollateOptions decode_options(const ObjectReader& r, bool pad_required) {
+// Options shared by collate and inspect; `r` must allow kCollateFields. pad_token_id may be
+// absent: collate asks for it only where a pad is written (docs/semantics.md §2.5).
+CollateOptions decode_options(const ObjectReader& r) {
   CollateOptions o;
   if (const Json* v = r.get("pad_token_id")) o.pad_token_id = read_int(*v, "pad_token_id");
-  else if (pad_required)
-    throw InputError("pad_token_id", "is missing; padding needs a pad id (tokenizers without one often "
-                                     "set pad = eos, which is exactly where the label bugs start)");
   if (const Json* v = r.get("eos_token_id")) o.eos_token_id = read_int(*v, "eos_token_id");
   if (const Json* v = r.get("vocab_size")) o.vocab_size = read_int(*v, "vocab_size");
   if (const Json* v = r.get("padding"))
@@ -61,7 +60,8 @@ CollateOptions decode_options(const ObjectReader& r, bool pad_required) {
         read_choice(*v, "label_policy", {"mask_padding", "input_ids", "mask_pad_id", "given"}));
   if (const Json* v = r.get("label_pad_token_id")) o.label_pad_token_id = read_int(*v, "label_pad_token_id");
   if (const Json* v = r.get("packing"))
-    o.packing = static_cast<Packing>(read_choice(*v, "packing", {"none", "flatten", "concat_unsafe"}));
+    o.packing =
+        static_cast<Packing>(read_choice(*v, "packing", {"none", "flatten", "concat_unsafe", "padding_free"}));
   if (const Json* v = r.get("position_ids"))
     o.position_ids = static_cast<PositionPolicy>(read_choice(*v, "position_ids", {"arange", "from_mask"}));
   if (const Json* v = r.get("shift")) o.shift = read_bool(*v, "shift");
@@ -172,7 +172,7 @@ void encode_gradient(Json& out, const LossResult& r, const LossInput& in, bool w
 CollateRequest decode_collate(const Json& request) {
   ObjectReader r(request, "", kCollateFields);
   CollateRequest out;
-  out.options = decode_options(r, true);
+  out.options = decode_options(r);
   out.features = decode_features(r);
   return out;
 }
@@ -252,7 +252,7 @@ InspectInput decode_inspect(const Json& request) {
     throw InputError("vocab", "comes from the built-in tokenizer when text_features are given; leave it out");
   if (text && r.get("features"))
     throw InputError("text_features", "give either features (ids) or text_features (text), not both");
-  in.options = decode_options(r, text == nullptr);
+  in.options = decode_options(r);
   if (text) {
     if (!r.get("pad_token_id")) in.options.pad_token_id = kPadId;
     if (!r.get("eos_token_id")) in.options.eos_token_id = kEosId;
@@ -314,13 +314,13 @@ Json encode_batch(const Batch& batch, const CollateOptions& options) {
   Json out = Json::object();
   out.set("input_ids", int_rows(batch.input_ids, batch.B, batch.T));
   out.set("attention_mask", batch.has_attention_mask ? int_rows(batch.attention_mask, batch.B, batch.T) : Json::null());
-  out.set("labels", int_rows(batch.labels, batch.B, batch.T));
+  out.set("labels", int_rows(batch.labels, batch.B, batch.L));
   out.set("position_ids", int_rows(batch.position_ids, batch.B, batch.T));
   out.set("is_pad", int_rows(std::vector<int>(batch.is_pad.begin(), batch.is_pad.end()), batch.B, batch.T));
   Json reasons = Json::array();
   for (int b = 0; b < batch.B; ++b) {
     Json row = Json::array();
-    for (int t = 0; t < batch.T; ++t) row.push(Json::string(reason_name(batch.label_reasons[batch.at(b, t)])));
+    for (int t = 0; t < batch.L; ++t) row.push(Json::string(reason_name(batch.label_reasons[batch.at_label(b, t)])));
     reasons.push(std::move(row));
   }
   out.set("label_reasons", std::move(reasons));

@@ -33,6 +33,7 @@ TEST_CASE("a right-padded row: from_mask gives the real tokens the same position
 TEST_CASE("collate: position_ids follow the policy on a left-padded batch") {
   // Rows [3,4,5] and [1,2,3,4,5], left padding: row 0 = [pad,pad,3,4,5], mask [0,0,1,1,1].
   CollateOptions o;
+  o.pad_token_id = 0;
   o.padding_side = Side::Left;
   SUBCASE("arange (the default): the first real token of row 0 sits at position 2") {
     Batch b = collate({ids({3, 4, 5}), ids({1, 2, 3, 4, 5})}, o);
@@ -50,6 +51,7 @@ TEST_CASE("from_mask follows the mask it is given, not the lengths") {
   // With an all-ones mask nothing is masked, so from_mask degenerates to arange — the left pads
   // still shift the real tokens (§3.2: the all-ones mask is the bug, positions only follow it).
   CollateOptions o;
+  o.pad_token_id = 0;
   o.padding_side = Side::Left;
   o.position_ids = PositionPolicy::FromMask;
   o.attention_mask_policy = AttentionMaskPolicy::AllOnes;
