@@ -78,6 +78,8 @@ struct CollateOptions {
   int label_pad_token_id = kIgnoreIndex;  // any integer; a negative one is never a target
   Packing packing = Packing::None;
   PositionPolicy position_ids = PositionPolicy::Arange;
+  bool padding_free_attention_mask = false;  // PaddingFree as TRL 0.20-0.23 sent it: a mask of 1 on
+                                             // tokens, 0 on tail pads (dropped by TRL PR #4170)
   bool shift = true;  // whether the loss will shift (only changes which labels count as targets)
 };
 

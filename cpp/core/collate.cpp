@@ -73,6 +73,11 @@ void validate_collate_input(const std::vector<Feature>& features, const CollateO
                                                (o.packing == Packing::Flatten ? "flatten" : "concat_unsafe") +
                                                "\", which never pads; TRL's padding-free collator (packing "
                                                "\"padding_free\") pads the packed row's tail");
+  if (o.padding_free_attention_mask && o.packing != Packing::PaddingFree)
+    throw InputError("padding_free_attention_mask", "only applies to packing \"padding_free\"");
+  if (o.padding_free_attention_mask && features[0].seq_lengths)
+    throw InputError("padding_free_attention_mask", "TRL 0.20-0.23 sent this mask only for examples without "
+                                                    "seq_lengths (PR #3673 dropped it for packed position ids)");
   // A non-negative label_pad_token_id is a class the pads will be trained on; a negative one
   // is any ignore value the loss is told about (docs/semantics.md §3.2).
   if (o.label_pad_token_id >= 0) check_id(o.label_pad_token_id, "label_pad_token_id", o);

@@ -148,8 +148,11 @@ InspectResult inspect(const InspectInput& in) {
   ai.v = ai.q;
   ai.causal = in.causal;
   ai.fully_masked_rows = in.fully_masked_rows;
-  if (batch.has_attention_mask) ai.attention_mask = batch.attention_mask;
-  else ai.segment_ids = batch.segment_ids;  // no mask: the kernel isolates packed examples
+  const bool all_ones = std::all_of(batch.attention_mask.begin(), batch.attention_mask.end(), [](int m) { return m == 1; });
+  const bool mask_reaches_kernel =
+      batch.has_attention_mask && !(in.attn_implementation == AttentionImplementation::FlashAttention2 && all_ones);
+  if (mask_reaches_kernel) ai.attention_mask = batch.attention_mask;
+  else ai.segment_ids = documents_from_positions(batch.position_ids, batch.B, batch.T);
   r.attention = attend(ai);
   return r;
 }

@@ -26,7 +26,7 @@ Batch pack(const std::vector<Feature>& features, const std::vector<int>& truncat
   const bool restart = options.packing != Packing::ConcatUnsafe;  // positions restart per document
   Batch batch;
   batch.B = 1;
-  batch.has_attention_mask = options.packing == Packing::ConcatUnsafe;
+  batch.has_attention_mask = options.packing == Packing::ConcatUnsafe || options.padding_free_attention_mask;
   int total_truncated = 0;
   int segment = 0;
   for (size_t i = 0; i < features.size(); ++i) {

@@ -17,7 +17,7 @@ namespace {
 const std::vector<std::string_view> kCollateFields = {
     "features", "pad_token_id", "eos_token_id", "vocab_size", "padding", "max_length",
     "pad_to_multiple_of", "padding_side", "truncation", "truncation_side", "attention_mask_policy",
-    "label_policy", "label_pad_token_id", "packing", "position_ids", "shift"};
+    "label_policy", "label_pad_token_id", "packing", "position_ids", "shift", "padding_free_attention_mask"};
 
 Feature decode_feature(const Json& v, const std::string& path) {
   // Features from a real pipeline carry more keys (attention_mask, token_type_ids, ...);
@@ -65,6 +65,8 @@ CollateOptions decode_options(const ObjectReader& r) {
   if (const Json* v = r.get("position_ids"))
     o.position_ids = static_cast<PositionPolicy>(read_choice(*v, "position_ids", {"arange", "from_mask"}));
   if (const Json* v = r.get("shift")) o.shift = read_bool(*v, "shift");
+  if (const Json* v = r.get("padding_free_attention_mask"))
+    o.padding_free_attention_mask = read_bool(*v, "padding_free_attention_mask");
   return o;
 }
 
@@ -243,7 +245,8 @@ AttentionInput decode_attention(const Json& request) {
 InspectInput decode_inspect(const Json& request) {
   std::vector<std::string_view> allowed = kCollateFields;
   for (auto k : {"text_features", "vocab", "add_bos", "add_eos", "causal", "toggle_attention_mask", "toggle_labels",
-                 "reduction", "num_items_in_batch", "gradient", "per_token_loss", "fully_masked_rows"})
+                 "reduction", "num_items_in_batch", "gradient", "per_token_loss", "fully_masked_rows",
+                 "attn_implementation"})
     allowed.push_back(k);
   ObjectReader r(request, "", allowed);
   InspectInput in;
@@ -305,6 +308,9 @@ InspectInput decode_inspect(const Json& request) {
   if (const Json* v = r.get("gradient")) in.gradient = read_bool(*v, "gradient");
   if (const Json* v = r.get("per_token_loss")) in.per_token_loss = decode_per_token_loss(*v);
   if (const Json* v = r.get("fully_masked_rows")) in.fully_masked_rows = decode_fully_masked_rows(*v);
+  if (const Json* v = r.get("attn_implementation"))
+    in.attn_implementation = static_cast<AttentionImplementation>(
+        read_choice(*v, "attn_implementation", {"sdpa", "flash_attention_2"}));
   in.toggle_attention_mask = decode_cells(r, "toggle_attention_mask");
   in.toggle_labels = decode_cells(r, "toggle_labels");
   return in;

@@ -115,7 +115,7 @@ TEST_CASE("an empty attention_mask means all ones") {
 }
 
 TEST_CASE("right padding + all-ones mask leaves a causal batch's real-token outputs unchanged") {
-  // Real tokens v = 1, 2 at t = 0, 1, a right pad v = 10 at t = 2 (§3.1).
+  // Real tokens v = 1, 2 at t = 0, 1, a right pad v = 10 at t = 2 (docs/semantics.md §6.1).
   // Correct mask [1,1,0]: out0 = 1, out1 = (1+2)/2 = 1.5. All ones: the pad is after every real
   // query, so the causal mask already hides it: the same 1 and 1.5.
   AttentionResult correct = attend(uniform({1, 2, 10}, {1, 1, 0}, true));
@@ -127,7 +127,7 @@ TEST_CASE("right padding + all-ones mask leaves a causal batch's real-token outp
 }
 
 TEST_CASE("left padding + all-ones mask changes a causal batch's real-token outputs") {
-  // Pad v = 10 at t = 0, real tokens v = 1, 2 at t = 1, 2 (§3.2).
+  // Pad v = 10 at t = 0, real tokens v = 1, 2 at t = 1, 2 (docs/semantics.md §6.1).
   // Correct mask [0,1,1]: out1 = 1, out2 = 1.5. All ones: out1 = (10+1)/2 = 5.5,
   // out2 = (10+1+2)/3 = 13/3 — the real tokens read the pad.
   AttentionResult correct = attend(uniform({10, 1, 2}, {0, 1, 1}, true));
@@ -139,7 +139,7 @@ TEST_CASE("left padding + all-ones mask changes a causal batch's real-token outp
 }
 
 TEST_CASE("bidirectional + all-ones mask changes real-token outputs on either side") {
-  // §3.3: with right padding v = [1, 2, pad 10]: correct out0 = out1 = 1.5; all ones
+  // docs/semantics.md §6.1: with right padding v = [1, 2, pad 10]: correct out0 = out1 = 1.5; all ones
   // out0 = out1 = 13/3.
   AttentionResult correct = attend(uniform({1, 2, 10}, {1, 1, 0}, false));
   AttentionResult all_ones = attend(uniform({1, 2, 10}, {1, 1, 1}, false));

@@ -124,7 +124,7 @@ TEST_CASE("left padding: from_lengths zeros sit on the left with the pads") {
 }
 
 TEST_CASE("the attention mask policy never changes the labels") {
-  // §0.4: the mask decides what is read, -100 decides what is scored. Under mask_padding the
+  // docs/semantics.md §1.3: the mask decides what is read, -100 decides what is scored. Under mask_padding the
   // labels are [[5,6,2],[7,2,-100]] whatever the mask.
   for (auto policy : {AttentionMaskPolicy::FromLengths, AttentionMaskPolicy::AllOnes,
                       AttentionMaskPolicy::InputIdsNePad}) {

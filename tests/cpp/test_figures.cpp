@@ -1,8 +1,8 @@
 // test_figures.cpp — the per-row counts shown next to each grid row (figures.cpp).
 //
 // "targets" are the labels the loss scores: under the causal shift label[t] is scored at logit
-// t-1, so label[0] never is (semantics.md §0.1). "label_tokens" is the unshifted count
-// (labels != -100) that was num_items_in_batch until transformers PR #46204 (§2).
+// t-1, so label[0] never is (docs/semantics.md §1.1). "label_tokens" is the unshifted count
+// (labels != -100) that was num_items_in_batch until transformers PR #46204 (docs/semantics.md §7.2).
 #include <doctest/doctest.h>
 
 #include <vector>

@@ -1,9 +1,10 @@
 // test_labels.cpp — the label policies and the reason behind every -100 (labels.cpp via collate).
 //
 // Rules: DataCollatorForLanguageModeling masks by *value* and overwrites given labels
-// (semantics.md §1.3, transformers #23530, #26357); DataCollatorForSeq2Seq / TRL >= 0.17 mask by
-// *position* with label_pad_token_id (§1.4, §1.6c); TRL's completion_mask / assistant_masks set
-// -100 where they are 0 (§1.6c). Labels stay unshifted (§0.1).
+// (docs/semantics.md §3.1, transformers #23530, #26357); DataCollatorForSeq2Seq / TRL >= 0.17
+// mask by *position* with label_pad_token_id (§3.2, §3.3); TRL's completion_mask /
+// assistant_masks set -100 where they are 0 (§3.3). Labels stay unshifted (§1.1), except that
+// seq2seq labels under "given" may have their own length (§3.2).
 // Fixture for pad == eos: pad == eos == 2, rows [5,6,2] and [7,2], each ending in a real EOS.
 // Reasons are printed one row at a time: "." = trained, otherwise the JSON reason name.
 #include <doctest/doctest.h>
@@ -200,7 +201,7 @@ TEST_CASE("completion_mask and assistant_masks must be 0/1 lists as long as inpu
 }
 
 TEST_CASE("labels one shorter than input_ids get the 'shifted already?' hint") {
-  // Pre-shifting labels is the double-shift bug (§0.1, transformers #32944).
+  // Pre-shifting labels is the double-shift bug (docs/semantics.md §1.1, transformers #32944).
   Feature f = ids({1, 2, 3});
   f.labels = std::vector<int>{2, 3};
   InputError e = collate_error({ids({1}), f}, pad0());

@@ -36,7 +36,7 @@ TEST_CASE("flatten: one row, positions restart per example, no attention mask") 
   CHECK(show(b.input_ids) == "[5,6,7,8,9]");
   // position_ids += list(range(len(input_ids))) per example.
   CHECK(show(b.position_ids) == "[0,1,0,1,2]");
-  // The kernel finds the boundaries from the position resets; a mask would switch that off (§3.4).
+  // The kernel finds the boundaries from the position resets; a mask would switch that off (docs/semantics.md §4.3).
   CHECK_FALSE(b.has_attention_mask);
   CHECK(show(b.seq_lengths) == "[2,3]");
   CHECK(show(b.lengths) == "[5]");
@@ -224,6 +224,24 @@ TEST_CASE("empty examples in packed rows: padding_free and concat_unsafe add not
   InputError e = collate_error({ids({5, 6}), ids({})}, packing(Packing::Flatten));
   CHECK(e.field == "features[1].input_ids");
   CHECK(e.message.find("separator") != std::string::npos);
+}
+
+TEST_CASE("padding_free_attention_mask: TRL 0.20-0.23's mask, 1 on tokens and 0 on tail pads") {
+  // [5,6] and [7,8,9] with pad_to_multiple_of 8: mask [1,1,1,1,1,0,0,0]; the positions still
+  // restart. Only for padding_free, and only without seq_lengths (PR #3673).
+  CollateOptions o = packing(Packing::PaddingFree);
+  o.padding_free_attention_mask = true;
+  o.pad_to_multiple_of = 8;
+  Batch b = collate({ids({5, 6}), ids({7, 8, 9})}, o);
+  CHECK(b.has_attention_mask);
+  CHECK(show(b.attention_mask, 1, 8) == "[[1,1,1,1,1,0,0,0]]");
+  CHECK(show(b.position_ids, 1, 8) == "[[0,1,0,1,2,0,0,0]]");
+  Feature packed = ids({5, 6});
+  packed.seq_lengths = std::vector<int>{1, 1};
+  CHECK(collate_error({packed}, o).field == "padding_free_attention_mask");
+  CollateOptions flat = packing(Packing::Flatten);
+  flat.padding_free_attention_mask = true;
+  CHECK(collate_error({ids({5})}, flat).field == "padding_free_attention_mask");
 }
 
 }  // TEST_SUITE
