@@ -265,9 +265,10 @@ ChatResult chat_masks(const ChatInput& in) {
   };
   for (const ChatTurn& turn : r.turns) {
     const ChatSpan& s = in.spans[turn.message];
-    if (s.role != "assistant" || !s.rendered || turn.tokens == 0 || turn.trained > 0) continue;
+    if (s.role != "assistant" || !s.rendered || turn.trained > 0 || turn.tokens + turn.truncated_tokens == 0) continue;
     std::string why;
-    if (in.target == ChatTarget::ResponseTemplate)
+    if (turn.tokens == 0) why = " — max_length cut all of it";
+    else if (in.target == ChatTarget::ResponseTemplate)
       why = search->response_found ? " — the response-template search keeps only what follows its last match"
                                    : " — the response template's ids were not found, so TRL drops the whole row";
     else if (in.target == ChatTarget::LastAssistant) why = " — only the last assistant turn is a target";
@@ -279,11 +280,16 @@ ChatResult chat_masks(const ChatInput& in) {
   }
   if (last >= 0 && r.truncated_tokens > 0) {
     const ChatSpan& s = in.spans[last];
-    bool content_cut = false;
-    for (int t = s.content_begin; t < s.content_end; ++t) content_cut = content_cut || !kept(t);
-    if (content_cut)
+    int content_cut = 0;
+    for (int t = s.content_begin; t < s.content_end; ++t) content_cut += kept(t) ? 0 : 1;
+    if (content_cut == s.content_end - s.content_begin && content_cut > 0)
+      warn(r, "truncated_answer", "error", last, {},
+           "max_length " + idx(*in.max_length) + " cuts all of " + turn_name(last, s.role) + ": the answer is never trained.");
+    else if (content_cut > 0)
       warn(r, "truncated_answer", "error", last, positions_of(s.content_begin, s.content_end),
-           "max_length " + idx(*in.max_length) + " cuts " + turn_name(last, s.role) + ": the answer is trained only in part, and its end is never seen.");
+           "max_length " + idx(*in.max_length) + " cuts " + turn_name(last, s.role) + " after " +
+               idx(s.content_end - s.content_begin - content_cut) + " of its " + idx(s.content_end - s.content_begin) +
+               " tokens: the answer is trained only in part, and its end is never seen.");
     else if (s.end_of_turn >= 0 && !kept(s.end_of_turn))
       warn(r, "truncated_end_of_turn", "error", last, {},
            "max_length " + idx(*in.max_length) + " cuts the end-of-turn token of " + turn_name(last, s.role) +

@@ -306,13 +306,18 @@ export function analyseChat(fam, messages, { template = null, addSpecialTokens =
     generationMask,
     hasGenerationBlocks: compiled.generation,
     notes,
+    // Computed on first use: only the response-template policy needs it.
+    get generationPrompt() {
+      const value = generationPromptOf(compiled, options) || fam.family.responseTemplateFallback || '';
+      Object.defineProperty(this, 'generationPrompt', { value, enumerable: true });
+      return value;
+    },
   };
 }
 
-/** The generation prompt the template adds for an assistant turn (used as the response template). */
-export function generationPrompt(fam, { template = null, kwargs = null } = {}) {
-  const compiled = compileTemplate(template ?? fam.template);
-  const options = { specials: fam.specials, kwargs: kwargs ?? fam.family.templateKwargs ?? {} };
+// The text the template adds for add_generation_prompt=True after a user turn: what people
+// passed to TRL's completion-only collator as its response_template.
+function generationPromptOf(compiled, options) {
   const probe = [{ role: 'user', content: 'x' }];
   try {
     const without = renderChat(compiled, probe, options);

@@ -26,7 +26,7 @@ export const FAMILIES = [
       { token: '<|im_end|>', note: 'as shipped (the instruct checkpoints)' },
       { token: '<|endoftext|>', note: 'the Qwen base checkpoints’ eos_token' },
     ],
-    templateKwargs: { enable_thinking: false },
+    templateKwargs: {},
   },
   {
     id: 'llama3_1',
@@ -63,6 +63,9 @@ export const FAMILIES = [
     modelLicence: { name: 'Apache-2.0', url: 'https://huggingface.co/mistralai/Mistral-Nemo-Instruct-2407' },
     eosChoices: [{ token: '</s>', note: 'as shipped' }],
     templateKwargs: {},
+    // Its template adds no generation prompt (assistant text follows [/INST] directly); "[/INST]"
+    // is what people passed to TRL's completion-only collator (trl #980).
+    responseTemplateFallback: '[/INST]',
   },
   {
     id: 'gptoss',
