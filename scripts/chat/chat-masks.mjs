@@ -132,7 +132,12 @@ export async function checkFile(options, { core, out = console.log, err = consol
     }
     let chat;
     try {
-      chat = analyseChat(fam, messages, { template, addSpecialTokens: options.addSpecialTokens, eosToken: options.policies.eosToken });
+      chat = analyseChat(fam, messages, {
+        template,
+        addSpecialTokens: options.addSpecialTokens,
+        eosToken: options.policies.eosToken,
+        generationPrompt: options.policies.target === 'response_template',
+      });
     } catch (error) {
       err(`${where}: error: ${error.message}`);
       counts.bad += 1;

@@ -30,7 +30,7 @@ before(async () => {
 
 function masks(famId, messages, policies = {}, options = {}) {
   const fam = nodeFamily(famId);
-  const chat = analyseChat(fam, messages, options);
+  const chat = analyseChat(fam, messages, { generationPrompt: policies.target === 'response_template', ...options });
   const answer = core.chat(chatRequest(fam, chat, policies));
   assert.equal(answer.error, undefined, JSON.stringify(answer.error));
   return { fam, chat, answer };

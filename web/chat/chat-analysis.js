@@ -6,6 +6,7 @@
 //   chat.text, chat.ids, chat.tokens, chat.display, chat.special   // [T] each
 //   chat.messages[k] = { role, header: [a, b], content: [b, c], tail: [c, d], endOfTurn: i | -1 }
 //   chat.prefixBreaks, chat.boundaryTokens, chat.generationMask, chat.completionStart, chat.notes
+//   chat.generationPrompt (with { generationPrompt: true }: what add_generation_prompt adds)
 //
 // How spans are found, and cross-checked (docs/semantics.md §8.2):
 //  1. Content: the conversation is rendered once more with every message's content wrapped in two
@@ -38,8 +39,10 @@ import {
   renderChat,
   withContentMarkers,
 } from './chat-template.js';
+import { ROLES } from './families.js';
 
-export const ROLES = ['system', 'user', 'assistant', 'tool', 'developer'];
+export { ROLES };
+
 export const MAX_CONTENT_CHARS = 100_000;
 
 /** Checks roles and contents; throws ChatError(kind 'message') naming the first bad message. */
@@ -209,7 +212,7 @@ function tokenSpans(messages, charSpans, { offsets, special, added, ids, bosId }
  * Renders, tokenizes and cuts a conversation. Throws ChatError for bad messages, a template that
  * does not parse or refuses the conversation, or text the offsets cannot be aligned with.
  */
-export function analyseChat(fam, messages, { template = null, addSpecialTokens = false, eosToken = null, kwargs = null } = {}) {
+export function analyseChat(fam, messages, { template = null, addSpecialTokens = false, eosToken = null, kwargs = null, generationPrompt = false } = {}) {
   validateMessages(messages);
   const source = template ?? fam.template;
   if (!source) {
@@ -306,12 +309,8 @@ export function analyseChat(fam, messages, { template = null, addSpecialTokens =
     generationMask,
     hasGenerationBlocks: compiled.generation,
     notes,
-    // Computed on first use: only the response-template policy needs it.
-    get generationPrompt() {
-      const value = generationPromptOf(compiled, options) || fam.family.responseTemplateFallback || '';
-      Object.defineProperty(this, 'generationPrompt', { value, enumerable: true });
-      return value;
-    },
+    // Only the response-template policy needs it (two more renders): computed when asked.
+    generationPrompt: generationPrompt ? generationPromptOf(compiled, options) || fam.family.responseTemplateFallback || '' : null,
   };
 }
 

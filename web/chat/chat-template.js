@@ -54,11 +54,22 @@ function compileOne(source) {
   }
 }
 
+const compiledCache = new Map(); // source -> compiled; a page edit re-renders with the same template
+
 /** Compiles the template twice: as transformers renders it, and with generation markers. */
 export function compileTemplate(source) {
   if (typeof source !== 'string' || source.trim() === '') {
     throw new ChatError('there is no chat template to render', { kind: 'template' });
   }
+  const hit = compiledCache.get(source);
+  if (hit) return hit;
+  const compiled = compileUncached(source);
+  if (compiledCache.size >= 8) compiledCache.delete(compiledCache.keys().next().value);
+  compiledCache.set(source, compiled);
+  return compiled;
+}
+
+function compileUncached(source) {
   const generation = hasGenerationBlocks(source);
   return {
     source,

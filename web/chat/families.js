@@ -14,6 +14,9 @@
 
 export const TOKENIZER_FILES = ['tokenizer.json', 'tokenizer_config.json'];
 
+// The roles a conversation may use (what the families' templates know between them).
+export const ROLES = ['system', 'user', 'assistant', 'tool', 'developer'];
+
 export const FAMILIES = [
   {
     id: 'qwen3',
