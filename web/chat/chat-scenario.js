@@ -12,11 +12,9 @@
 
 import { analyseChat } from './chat-analysis.js';
 import { chatRequest, DEFAULT_POLICIES } from './chat-request.js';
+import { SIDE_FIELDS } from './chat-scenario-fields.js';
 
-export const SIDE_FIELDS = [
-  'target', 'end_of_turn', 'train_role_headers', 'pad_masking', 'pad', 'eos_token',
-  'add_special_tokens', 'max_length', 'response_template', 'instruction_template',
-];
+export { SIDE_FIELDS };
 
 export const BUILT_IN_SCENARIOS = {
   response_template: {
