@@ -211,7 +211,7 @@ describe('bad input names the message', () => {
   test("known divergence: Mistral Nemo's alternation check does not run under @huggingface/jinja 0.5.11", () => {
     // Its loop filters messages with selectattr("tool_calls", "undefined"), which selects every
     // plain message in Python's Jinja but none here, so [user, user] renders instead of raising.
-    // docs/semantics.md §8.7; if this starts failing, the library changed: update the docs.
+    // docs/semantics.md §8.8; if this starts failing, the library changed: update the docs.
     const chat = analyseChat(nodeFamily('mistral_nemo'), [{ role: 'user', content: 'a' }, { role: 'user', content: 'b' }]);
     assert.equal(chat.text, '<s>[INST]a[/INST][INST]b[/INST]');
   });
