@@ -143,6 +143,7 @@ test('Llama 3.1: progress then the licence; pad = eos masked by id loses both en
 test('a chat exercise opens its See it break here, and its claims hold', async () => {
   const { page: p } = await suite.open('chat.html?ex=chat-doubled-bos');
   await ready(p);
+  await p.locator('#break').scrollIntoViewIfNeeded(); // the lower panels compute once on screen
   await p.waitForSelector('.claim-list li', { timeout: LONG });
   assert.match(await p.textContent('.break-exercise'), /Render the chat, then tokenize it again/);
   const verdicts = await p.locator('.claim-list .claim-verdict').allTextContents();
@@ -184,6 +185,7 @@ test('axe-core finds no accessibility violations, in light and dark', async () =
         width: 1280,
         prepare: async (p) => {
           await ready(p);
+          await p.locator('#break').scrollIntoViewIfNeeded();
           await p.waitForSelector('.break-column', { timeout: LONG });
           await p.waitForSelector('.batch-grid table', { timeout: LONG });
         },

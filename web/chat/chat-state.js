@@ -15,7 +15,7 @@ import { END_OF_TURN, PAD_CHOICES, PAD_MASKING, TARGETS } from './chat-request.j
 import { DEFAULT_FAMILY, FAMILIES, ROLES } from './families.js';
 import { DEFAULT_PRESET, PRESETS, presetById } from './presets.js';
 
-export const MAX_URL_CONVERSATION = 6000;
+export const MAX_URL_CONVERSATION = 20000; // characters of JSON; browsers accept far longer URLs
 export const BREAK_SCENARIOS = ['response_template', 'pad_id', 'all', 'never_eot'];
 
 export const CHAT_STATE = defineState({

@@ -92,7 +92,10 @@ function analyse(fam, { messages, options, policies }) {
   const started = performance.now();
   const chat = analyseChat(fam, messages, { ...options, generationPrompt: policies.target === 'response_template' });
   const request = chatRequest(fam, chat, policies);
-  return { chat, request, ms: performance.now() - started };
+  // The page draws from display strings and spans; offsets and vocabulary strings stay here
+  // (structured-cloning [T][2] arrays is most of a large conversation's round trip).
+  const { offsets: _o, charSpans: _c, tokens: _t, ...forPage } = chat;
+  return { chat: forPage, request, ms: performance.now() - started };
 }
 
 self.onmessage = async ({ data }) => {

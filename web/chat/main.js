@@ -193,16 +193,42 @@ async function recompute() {
   }
   clearProblem();
   lastGood = { chat: result.chat, answer };
+  const drawStart = performance.now();
   chips.update(result.chat, answer);
   summary.update(result.chat, answer);
+  document.body.dataset.drawMs = String(Math.round(performance.now() - drawStart));
   policyForm.set(state, familyInfo, result.chat);
   const warningCount = answer.warnings.filter((w) => w.severity !== 'info').length;
   quickSummary.textContent = TEXT.summary(answer.trained_tokens, answer.input_ids.length, warningCount);
   announcer.textContent = quickSummary.textContent;
   document.body.dataset.state = 'ready';
   document.body.dataset.analysisMs = String(Math.round(result.ms));
-  updateLowerPanels();
+  scheduleLowerPanels();
 }
+
+// The panels below the fold re-run two to five more analyses; they wait until edits pause and
+// run only while on screen (or about to be), so an edit's own labels are never queued behind them.
+const LOWER_PANEL_PAUSE_MS = 400;
+let lowerTimer = null;
+let lowerVisible = false;
+let lowerStale = true;
+function scheduleLowerPanels() {
+  lowerStale = true;
+  clearTimeout(lowerTimer);
+  lowerTimer = setTimeout(() => {
+    if (lowerVisible) {
+      lowerStale = false;
+      updateLowerPanels();
+    }
+  }, LOWER_PANEL_PAUSE_MS);
+}
+new IntersectionObserver(
+  (entries) => {
+    lowerVisible = entries.some((e) => e.isIntersecting);
+    if (lowerVisible && lowerStale) scheduleLowerPanels();
+  },
+  { rootMargin: '600px 0px' },
+).observe(document.getElementById('lower-panels'));
 
 function updateLowerPanels() {
   if (!core || !familyInfo) return;

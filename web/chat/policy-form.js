@@ -99,6 +99,7 @@ export function createPolicyForm(form, { onChange = () => {} } = {}) {
     else if (el === it) onChange({ it: el.value.slice(0, 200) });
   });
 
+  let shownInfo = undefined;
   return {
     set(state, info, chat) {
       for (const name of ['t', 'eot', 'pm']) {
@@ -115,11 +116,15 @@ export function createPolicyForm(form, { onChange = () => {} } = {}) {
       it.value = state.it;
       if (document.activeElement !== maxLength) maxLength.value = String(state.ml);
       const choices = info?.eosChoices ?? [];
-      replaceChildren(eosSelect, choices.map((c, i) => h('option', { value: String(i) }, POLICY_TEXT.eosOption(c))));
+      // Rebuilt only when the family changes: an edit should not touch these controls.
+      if (info !== shownInfo) {
+        shownInfo = info;
+        replaceChildren(eosSelect, choices.map((c, i) => h('option', { value: String(i) }, POLICY_TEXT.eosOption(c))));
+        const pads = POLICY_TEXT.padChoices(info);
+        replaceChildren(padSelect, Object.entries(pads).map(([v, text]) => h('option', { value: v }, text)));
+      }
       eosSelect.value = String(Math.min(state.eos, Math.max(0, choices.length - 1)));
       eosSelect.disabled = choices.length < 2;
-      const pads = POLICY_TEXT.padChoices(info);
-      replaceChildren(padSelect, Object.entries(pads).map(([v, text]) => h('option', { value: v }, text)));
       padSelect.value = state.pad;
     },
   };

@@ -137,56 +137,82 @@ export function createTokenChips(container, { label = 'Tokens', compact = false 
     if (chip) moveTo(Number(chip.dataset.t), false);
   });
 
+  // What one chip shows, as data, so an update can skip the DOM where nothing changed.
+  function describe(chat, answer, t) {
+    const k = answer.message_index[t];
+    const role = k >= 0 ? chat.messages[k].role : 'none';
+    const text = chat.display[t];
+    const reason = answer.label_reasons[t];
+    const trained = reason === '';
+    const special = chat.special[t] === 1;
+    const part = answer.parts[t];
+    const classes = ['chip', `role-${role}`, `part-${part}`, trained ? 'trained' : 'ignored'];
+    if (special) classes.push('special');
+    if (chat.added?.[t]) classes.push('added');
+    return {
+      k,
+      role,
+      text,
+      special,
+      className: classes.join(' '),
+      labelText: trained ? CHIP_TEXT.trained : `${formatId(-100)} ${CHIP_TEXT.reasons[reason] ?? reason}`,
+      spoken: CHIP_TEXT.chip({
+        t,
+        text: spokenText(text),
+        id: answer.input_ids[t],
+        role: k >= 0 ? `message ${k + 1} (${role})` : 'template text',
+        part: k >= 0 ? CHIP_TEXT.parts[part] : '',
+        label: trained ? `trained, label ${answer.labels[t]}` : `label minus 100: ${CHIP_TEXT.reasonSpoken[reason] ?? reason}`,
+        special,
+      }),
+    };
+  }
+
+  let signature = '';
+  let labels = []; // [T] the text node of each chip's label
+
+  // Same tokens as before (a policy changed): only classes, labels and spoken labels change, so
+  // they are written in place; otherwise the chips are rebuilt.
   function update(chat, answer) {
     const T = answer.input_ids.length;
+    const next = `${answer.input_ids.join(',')}|${answer.message_index.join(',')}|${chat.display.length}`;
+    flagged = [];
+    if (next === signature && chips.length === T) {
+      for (let t = 0; t < T; t += 1) {
+        const view = describe(chat, answer, t);
+        const chip = chips[t];
+        if (chip.className !== view.className) chip.className = view.className;
+        if (labels[t].data !== view.labelText) labels[t].data = view.labelText;
+        if (chip.getAttribute('aria-label') !== view.spoken) chip.setAttribute('aria-label', view.spoken);
+      }
+      return;
+    }
+    signature = next;
     const nodes = [];
     chips = [];
+    labels = [];
     messageStarts = [];
     let lastMessage = -2;
     for (let t = 0; t < T; t += 1) {
-      const k = answer.message_index[t];
-      const role = k >= 0 ? chat.messages[k].role : 'none';
-      if (k !== lastMessage && k >= 0 && !compact) {
+      const view = describe(chat, answer, t);
+      if (view.k !== lastMessage && view.k >= 0 && !compact) {
         messageStarts.push(t);
-        nodes.push(h('span', { class: `role-tag role-${role}`, role: 'listitem', 'aria-label': CHIP_TEXT.roleTagSpoken(role, k) }, CHIP_TEXT.roleTag(role, k)));
+        nodes.push(h('span', { class: `role-tag role-${view.role}`, role: 'listitem', 'aria-label': CHIP_TEXT.roleTagSpoken(view.role, view.k) }, CHIP_TEXT.roleTag(view.role, view.k)));
       }
-      lastMessage = k;
-      const text = chat.display[t];
-      const reason = answer.label_reasons[t];
-      const trained = reason === '';
-      const special = chat.special[t] === 1;
-      const part = answer.parts[t];
-      const labelText = trained ? CHIP_TEXT.trained : `${formatId(-100)} ${CHIP_TEXT.reasons[reason] ?? reason}`;
-      const spokenLabel = trained ? `trained, label ${answer.labels[t]}` : `label minus 100: ${CHIP_TEXT.reasonSpoken[reason] ?? reason}`;
-      const classes = ['chip', `role-${role}`, `part-${part}`, trained ? 'trained' : 'ignored'];
-      if (special) classes.push('special');
-      if (chat.added?.[t]) classes.push('added');
+      lastMessage = view.k;
+      const label = document.createTextNode(view.labelText);
       const chip = h(
         'span',
-        {
-          class: classes.join(' '),
-          role: 'listitem',
-          tabindex: '-1',
-          dataset: { t: String(t) },
-          'aria-label': CHIP_TEXT.chip({
-            t,
-            text: spokenText(text),
-            id: answer.input_ids[t],
-            role: k >= 0 ? `message ${k + 1} (${role})` : 'template text',
-            part: k >= 0 ? CHIP_TEXT.parts[part] : '',
-            label: spokenLabel,
-            special,
-          }),
-        },
-        h('span', { class: 'chip-text', 'aria-hidden': 'true' }, special ? h('span', { class: 'special-mark' }, '◆') : null, visibleText(text)),
+        { class: view.className, role: 'listitem', tabindex: '-1', dataset: { t: String(t) }, 'aria-label': view.spoken },
+        h('span', { class: 'chip-text', 'aria-hidden': 'true' }, view.special ? h('span', { class: 'special-mark' }, '◆') : null, visibleText(view.text)),
         compact ? null : h('span', { class: 'chip-id', 'aria-hidden': 'true' }, String(answer.input_ids[t])),
-        h('span', { class: 'chip-label', 'aria-hidden': 'true' }, labelText),
+        h('span', { class: 'chip-label', 'aria-hidden': 'true' }, label),
       );
       chips.push(chip);
+      labels.push(label);
       nodes.push(chip);
     }
     list.replaceChildren(...nodes);
-    flagged = [];
     moveTo(Math.min(active, chips.length - 1), false);
   }
 
