@@ -173,6 +173,18 @@ test('state survives a reload', async () => {
   await p.close();
 });
 
+test('embedded: no site header or embed panel, ?hide= removes a panel, and the state comes from the URL', async () => {
+  const { page: p } = await suite.open('chat.html?embed=1&hide=batch,break&f=qwen3&p=short');
+  await ready(p);
+  assert.equal(await p.locator('.site-header').count(), 0);
+  assert.equal(await p.isVisible('[data-panel="batch"]'), false);
+  assert.equal(await p.isVisible('[data-panel="break"]'), false);
+  assert.equal(await p.isVisible('#share-panel'), false);
+  // By hand (Qwen3, "Hi" / "Hello!"): 17 tokens, "Hello", "!" and <|im_end|> trained.
+  assert.equal(await summary(p), '3 of 17 tokens trained · no warnings');
+  await p.close();
+});
+
 test('320 px wide: no sideways scrolling', async () => {
   assert.equal(await suite.scrollWidthAt('chat.html', 320), 320);
 });
