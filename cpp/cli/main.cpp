@@ -1,6 +1,6 @@
 // masklab — the native command-line front end of the core.
 //
-//   masklab collate|loss|accumulate|attention|inspect [FILE]
+//   masklab collate|loss|accumulate|attention|inspect|chat [FILE]
 //
 // Reads one JSON request from FILE (or stdin when FILE is absent or "-"), hands it unchanged to
 // masklab::run_command — the same entry point the WebAssembly module calls, so both give identical
@@ -24,13 +24,13 @@ namespace {
 constexpr int kExitOk = 0;
 constexpr int kExitError = 2;  // bad request, bad arguments, unreadable input: all the caller's to fix
 
-constexpr std::string_view kCommands[] = {"collate", "loss", "accumulate", "attention", "inspect"};
+constexpr std::string_view kCommands[] = {"collate", "loss", "accumulate", "attention", "inspect", "chat"};
 
 constexpr const char* kUsageLine =
-    "usage: masklab collate|loss|accumulate|attention|inspect [FILE]";
+    "usage: masklab collate|loss|accumulate|attention|inspect|chat [FILE]";
 
 constexpr const char* kHelp =
-    "usage: masklab collate|loss|accumulate|attention|inspect [FILE]\n"
+    "usage: masklab collate|loss|accumulate|attention|inspect|chat [FILE]\n"
     "\n"
     "Runs one masklab core command on a JSON request and prints the JSON answer.\n"
     "\n"
@@ -40,6 +40,8 @@ constexpr const char* kHelp =
     "  accumulate  compare per-micro-batch means with the global token mean\n"
     "  attention   masked scaled dot-product attention over q, k, v [B][T][D]\n"
     "  inspect     collate + tiny bigram model + loss + attention in one call\n"
+    "  chat        labels, reasons, per-turn counts and warnings for one rendered conversation\n"
+    "              (token ids + role spans; npm run chat-masks renders and tokenizes for you)\n"
     "\n"
     "FILE is a JSON request; without FILE, or with '-', the request is read from stdin.\n"
     "The request and answer fields are listed in README.md; the rule behind each one, with its\n"

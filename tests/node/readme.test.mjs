@@ -31,7 +31,7 @@ const found = examples(readme);
 
 test('the README has an example for every subcommand', () => {
   const commands = new Set(found.map((e) => e.command));
-  for (const c of ['collate', 'loss', 'accumulate', 'attention', 'inspect']) assert.ok(commands.has(c), `no ${c} example`);
+  for (const c of ['collate', 'loss', 'accumulate', 'attention', 'inspect', 'chat']) assert.ok(commands.has(c), `no ${c} example`);
 });
 
 for (const [i, example] of found.entries()) {

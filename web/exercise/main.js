@@ -248,12 +248,17 @@ function renderPage(exercise, index, initialState, notes) {
   // points at or focuses Check or Show solution), and the grids are drawn on Check. A visitor
   // who only reads the passage never downloads them. The claims and live numbers are computed
   // as soon as the core is ready and written in when the explanation exists.
-  let answered = null; // the core's answers, for the live numbers: { context } or { failure }
+  // Live numbers sit in the explanation and in the errors' reasons; the reasons are rendered at
+  // each Check, so the core's answer is kept and applied to whatever is on the page.
+  let live = null; // the core's answers: { context } or { failure }
   let explained = false;
+  const fillLive = (root) => {
+    if (live?.context) fillLiveNumbers(root, live.context);
+    else if (live?.failure) markLiveNumbersUnavailable(root, live.failure);
+  };
   const fillNumbers = () => {
-    if (!explained || !answered) return;
-    if (answered.context) fillLiveNumbers(panels.explanation, answered.context);
-    else markLiveNumbersUnavailable(panels.explanation, answered.failure);
+    if (explained) fillLive(panels.explanation);
+    fillLive(result);
   };
   let gridsNow;
   const gridsWhen = new Promise((resolve) => {
@@ -289,11 +294,11 @@ function renderPage(exercise, index, initialState, notes) {
   seeItBreak.run(corePromise, {
     gridsWhen,
     onResponses: (context) => {
-      answered = { context };
+      live = { context };
       fillNumbers();
     },
     onFailure: (message) => {
-      answered = { failure: message };
+      live = { failure: message };
       fillNumbers();
     },
   });
@@ -358,6 +363,7 @@ function renderPage(exercise, index, initialState, notes) {
       bugList(scored.found),
       nearMissNotes(scored),
     );
+    fillLive(result);
     result.hidden = false;
     return scored;
   }
@@ -375,6 +381,7 @@ function renderPage(exercise, index, initialState, notes) {
       h('h3', {}, TEXT.bugsTitle),
       bugList(null),
     );
+    fillLive(result);
     result.hidden = false;
   }
 

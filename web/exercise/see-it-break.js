@@ -31,6 +31,8 @@ export const BREAK_TEXT = {
   checkLine: (side, words, ok) => `${side}: ${words} ${ok ? '✓' : '✗'}`,
   buggy: 'As written',
   fixed: 'Fixed',
+  chat: 'This exercise’s comparison runs on a real model’s chat template and tokenizer, which load on the Chat masks page (tens of megabytes, so not here). Its claims are checked there, live.',
+  openChat: 'See it break on the Chat masks page',
 };
 
 // The checks of one claim in words ("As written: reported loss 0.7792 < loss on real-token
@@ -78,6 +80,15 @@ export function createSeeItBreak(section, exercise) {
     if (!config) {
       body.removeAttribute('aria-busy');
       replaceChildren(body, h('p', {}, BREAK_TEXT.none));
+      return;
+    }
+    if (config.kind === 'chat') {
+      body.removeAttribute('aria-busy');
+      replaceChildren(
+        body,
+        h('p', {}, BREAK_TEXT.chat),
+        h('p', {}, h('a', { class: 'button', href: `./chat.html?ex=${encodeURIComponent(exercise.id)}` }, BREAK_TEXT.openChat)),
+      );
       return;
     }
     let core;

@@ -85,8 +85,9 @@ function figureTable(answers, buggyLabel, fixedLabel) {
     h(
       'tbody',
       {},
-      rowsBuggy.map((row, i) => {
-        const other = rowsFixed[i];
+      rowsBuggy.map((row) => {
+        // Matched by key: a figure only one side asked for (the gradient) reads "—" on the other.
+        const other = rowsFixed.find((r) => r.key === row.key) ?? { value: null, text: '—' };
         const dir = direction(row, other);
         return h(
           'tr',

@@ -106,8 +106,3 @@ export function embedSnippet(src, title, height = 640, id = 'masklab-frame') {
   })();
 </script>`;
 }
-
-// Kept for callers that want the bare iframe (no listener).
-export function embedCode(src, title, height = 640) {
-  return `<iframe src="${attr(src.replace(/"/g, '%22'))}" title="${attr(title)}" width="100%" height="${Number(height)}" style="border:0;max-width:100%" loading="lazy"></iframe>`;
-}

@@ -42,6 +42,14 @@ export const SITE_PAGES = [
     blurb: 'Token mean, mean of per-example means, sum over items under gradient accumulation: compare what each one really averages.',
   },
   {
+    id: 'chat',
+    href: './chat.html',
+    nav: 'Chat masks',
+    group: 'labs',
+    title: 'Chat masks',
+    blurb: 'A conversation rendered by a real model’s chat template and tokenizer (Llama 3.1, Qwen3, Gemma 3, Mistral Nemo, gpt-oss): which tokens are trained, whether the end-of-turn token is, and what breaks.',
+  },
+  {
     id: 'practice',
     href: './practice.html',
     nav: 'Interview practice',
