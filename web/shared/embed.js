@@ -83,7 +83,7 @@ function attr(text) {
  * and re-dispatches the frame's messages as a "masklab" DOM event on the iframe. It accepts a
  * message only from that iframe's window and from the masklab site's origin. `src` must be
  * absolute; `id` names the iframe (unique per snippet, so several embeds can share a page).
- * Example: embedSnippet('https://x.org/masklab/exercise.html?ex=a&embed=1', 'masklab exercise', 900, 'masklab-a')
+ * Example: embedSnippet('https://x.org/masklab/exercise.html?ex=double-shift&embed=1', 'masklab exercise', 900, 'masklab-exercise-k3x9')
  */
 export function embedSnippet(src, title, height = 640, id = 'masklab-frame') {
   const origin = new URL(src).origin;
