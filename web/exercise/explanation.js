@@ -134,16 +134,38 @@ function referencesPanel(exercise) {
 }
 
 /**
- * Display formulas wider than their box scroll sideways; those that do (measured once, when the
- * panels are on screen) become focusable regions, so a keyboard can scroll them too.
+ * Display formulas wider than their box scroll sideways; those that do become focusable regions,
+ * so a keyboard can scroll them too. Watched with a ResizeObserver (the formula's width changes
+ * when KaTeX's styles and fonts arrive, or the window is resized), so no layout is forced.
  */
+const formulaWatch = typeof ResizeObserver === 'function'
+  ? new ResizeObserver((entries) => {
+      for (const entry of entries) markWideFormula(entry.target.closest('.math-display'));
+    })
+  : null;
+
+function markWideFormula(box) {
+  if (!box) return;
+  const wide = box.scrollWidth > box.clientWidth + 1;
+  if (wide === box.hasAttribute('tabindex')) return;
+  if (wide) {
+    box.tabIndex = 0;
+    box.setAttribute('role', 'region');
+    box.setAttribute('aria-label', EXPLANATION_TEXT.wideFormula);
+  } else {
+    box.removeAttribute('tabindex');
+    box.removeAttribute('role');
+    box.removeAttribute('aria-label');
+  }
+}
+
 export function focusableWideFormulas(root) {
   for (const box of root.querySelectorAll('.math-display')) {
-    if (box.scrollWidth > box.clientWidth + 1 && !box.hasAttribute('tabindex')) {
-      box.tabIndex = 0;
-      box.setAttribute('role', 'region');
-      box.setAttribute('aria-label', EXPLANATION_TEXT.wideFormula);
-    }
+    if (formulaWatch && !box.dataset.watched) {
+      box.dataset.watched = '1';
+      formulaWatch.observe(box);
+      if (box.firstElementChild) formulaWatch.observe(box.firstElementChild);
+    } else markWideFormula(box);
   }
 }
 
