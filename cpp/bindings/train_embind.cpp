@@ -7,13 +7,15 @@
 // they survive later calls and can be transferred to the page). Errors come back as
 // { error: { field, message } }, never as a C++ exception.
 //
-//   start(settingsJson, "buggy" | "fixed") -> JSON {steps, log_every, vocab, parameters} | {error}
+//   start(settingsJson, "buggy" | "fixed") -> JSON {steps, log_every, vocab, parameters, layers,
+//                          width, heads, context, batch_rows, max_new_tokens} | {error}
 //   advance(maxSteps)    -> { lines: Float64Array [step, train_loss, real_loss, eval_loss,
 //                            eos_prob_at_end] per logged step, stepsDone } | { error }
 //   lastBatch()          -> { B, T, input_ids, attention_mask, labels, position_ids } (Int32Array)
-//   samples()            -> { prompts, completions (Int32Array, rows joined), promptLengths,
-//                            completionLengths, probsAtEnd, probsAfterEos (Float64Array, V per
-//                            sample; NaN where the prompt has no correct answer) }
+//   samples()            -> { prompts, answers, completions (Int32Array, rows joined),
+//                            promptLengths, answerLengths, completionLengths, probsAtEnd,
+//                            probsAfterEos (Float64Array, V per sample; NaN where the prompt has
+//                            no correct answer) }
 //   benchSteps(n)        -> milliseconds for n more steps, timed inside wasm (scripts/bench)
 
 #include "train_api.hpp"
@@ -55,13 +57,20 @@ std::string start(std::string settings_json, std::string kind) {
     const masklab::TrainSettings settings = masklab::decode_train_settings(masklab::parse_json(settings_json));
     current = std::make_unique<masklab::TrainRun>(settings, kind == "buggy" ? masklab::RunKind::Buggy
                                                                               : masklab::RunKind::Fixed);
-    masklab::Json vocab = masklab::Json::array();
-    for (const std::string& word : masklab::task_vocabulary()) vocab.push(masklab::Json::string(word));
-    return masklab::to_json(masklab::Json::object()
-                                .set("steps", masklab::Json::number(settings.steps))
-                                .set("log_every", masklab::Json::number(settings.log_every))
-                                .set("parameters", masklab::Json::number(static_cast<double>(
-                                                       current->model().parameters().size())))
+    using masklab::Json;
+    Json vocab = Json::array();
+    for (const std::string& word : masklab::task_vocabulary()) vocab.push(Json::string(word));
+    const masklab::ModelConfig& model = current->model().config();
+    return masklab::to_json(Json::object()
+                                .set("steps", Json::number(settings.steps))
+                                .set("log_every", Json::number(settings.log_every))
+                                .set("parameters", Json::number(static_cast<double>(current->model().parameters().size())))
+                                .set("layers", Json::number(model.layers))
+                                .set("width", Json::number(model.width))
+                                .set("heads", Json::number(model.heads))
+                                .set("context", Json::number(model.context))
+                                .set("batch_rows", Json::number(masklab::kTrainBatchRows))
+                                .set("max_new_tokens", Json::number(masklab::kMaxNewTokens))
                                 .set("vocab", std::move(vocab)));
   } catch (const masklab::InputError& e) {
     current.reset();
@@ -108,12 +117,14 @@ val samples() {
   if (!current) return error_value("run", "no run started");
   try {
     const int V = current->model().config().vocab_size;
-    std::vector<int> prompts, completions, prompt_lengths, completion_lengths;
+    std::vector<int> prompts, answers, completions, prompt_lengths, answer_lengths, completion_lengths;
     std::vector<double> at_end, after_eos;
     for (const masklab::SampleFigures& s : current->samples()) {
       prompts.insert(prompts.end(), s.prompt.begin(), s.prompt.end());
+      answers.insert(answers.end(), s.answer.begin(), s.answer.end());
       completions.insert(completions.end(), s.completion.begin(), s.completion.end());
       prompt_lengths.push_back(static_cast<int>(s.prompt.size()));
+      answer_lengths.push_back(static_cast<int>(s.answer.size()));
       completion_lengths.push_back(static_cast<int>(s.completion.size()));
       for (const auto* probs : {&s.probs_at_end, &s.probs_after_eos}) {
         std::vector<double>& out = probs == &s.probs_at_end ? at_end : after_eos;
@@ -123,8 +134,10 @@ val samples() {
     }
     val out = val::object();
     out.set("prompts", copy_out(prompts));
+    out.set("answers", copy_out(answers));
     out.set("completions", copy_out(completions));
     out.set("promptLengths", copy_out(prompt_lengths));
+    out.set("answerLengths", copy_out(answer_lengths));
     out.set("completionLengths", copy_out(completion_lengths));
     out.set("probsAtEnd", copy_out(at_end));
     out.set("probsAfterEos", copy_out(after_eos));

@@ -273,6 +273,7 @@ std::vector<SampleFigures> TrainRun::samples() {
     }
     if (i < split_.eval.size() && s.prompt.size() == static_cast<std::size_t>(task::kPromptLength)) {
       const Feature correct = task_feature(split_.eval[i]);
+      s.answer.assign(correct.input_ids.begin() + task::kPromptLength, correct.input_ids.end());
       const std::vector<double> probs = next_token_probabilities(model_, correct.input_ids);
       const std::size_t n = correct.input_ids.size();  // ... last word, <eos>
       s.probs_at_end.assign(probs.begin() + (n - 2) * V, probs.begin() + (n - 1) * V);

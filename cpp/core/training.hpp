@@ -81,6 +81,7 @@ struct LogLine {
 
 struct SampleFigures {
   std::vector<int> prompt;
+  std::vector<int> answer;            // the correct completion (sounds, <eos>); empty for "<bos>" alone
   std::vector<int> completion;        // greedy; ends with <eos> if the model emitted it
   // Teacher-forced on the correct answer (empty when the prompt is not a task pair):
   std::vector<double> probs_at_end;   // [V] next-token probabilities where <eos> belongs

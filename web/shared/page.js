@@ -17,6 +17,7 @@ export const NAV = [
   { href: './dilution.html', label: 'Loss dilution', id: 'dilution' },
   { href: './lab.html', label: 'Normalization lab', id: 'lab' },
   { href: './practice.html', label: 'Interview practice', id: 'practice' },
+  { href: './train.html', label: 'Train it', id: 'train' },
   { href: './authors.html', label: 'For course authors', id: 'authors' },
 ];
 
