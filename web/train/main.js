@@ -224,7 +224,7 @@ function setPhase(next) {
 }
 
 function setStatus(text, { error = false } = {}) {
-  status.textContent = text;
+  if (status.textContent !== text) status.textContent = text;
   status.classList.toggle('error-box', error);
   status.setAttribute('role', error ? 'alert' : 'status');
 }
@@ -237,33 +237,43 @@ function activeMs() {
   return clock.activeMs + (phase === 'training' && clock.since ? performance.now() - clock.since : 0);
 }
 
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
 function showProgress() {
   const step = stepsDone();
   progress.max = state.steps;
   progress.value = step;
-  stepCount.textContent = TEXT.stepCount(step, state.steps);
+  setText(stepCount, TEXT.stepCount(step, state.steps));
   const ms = activeMs();
-  if (step > 0 && ms > 0) speed.textContent = TEXT.speed(formatNumber(Math.round((step / ms) * 1000)));
+  if (step > 0 && ms > 0) setText(speed, TEXT.speed(formatNumber(Math.round((step / ms) * 1000))));
 }
 
 function figure(key, label, value, text) {
   return h('div', { dataset: { figure: key } }, h('dt', {}, label), h('dd', { dataset: { value: String(value) } }, text));
 }
 
+// The latest logged figures of both runs, written into the same nodes each time.
 function showFigures() {
   const b = curves.last('buggy');
   const f = curves.last('fixed');
   if (!b || !f) return;
+  const values = [
+    ['eval-buggy', TEXT.figures.evalBuggy, b[3], formatLoss(b[3])],
+    ['eval-fixed', TEXT.figures.evalFixed, f[3], formatLoss(f[3])],
+    ['eos-buggy', TEXT.figures.eosBuggy, b[4], formatNumber(b[4], 3)],
+    ['eos-fixed', TEXT.figures.eosFixed, f[4], formatNumber(f[4], 3)],
+    ['reported-buggy', TEXT.figures.reportedBuggy, b[1], formatLoss(b[1])],
+    ['real-buggy', TEXT.figures.realBuggy, b[2], formatLoss(b[2])],
+  ];
+  if (!figures.children.length) replaceChildren(figures, values.map(([key, label, value, text]) => figure(key, label, value, text)));
+  for (const [key, , value, text] of values) {
+    const dd = figures.querySelector(`[data-figure="${key}"] dd`);
+    dd.dataset.value = String(value);
+    if (dd.textContent !== text) dd.textContent = text;
+  }
   figures.hidden = false;
-  replaceChildren(
-    figures,
-    figure('eval-buggy', TEXT.figures.evalBuggy, b[3], formatLoss(b[3])),
-    figure('eval-fixed', TEXT.figures.evalFixed, f[3], formatLoss(f[3])),
-    figure('eos-buggy', TEXT.figures.eosBuggy, b[4], formatNumber(b[4], 3)),
-    figure('eos-fixed', TEXT.figures.eosFixed, f[4], formatNumber(f[4], 3)),
-    figure('reported-buggy', TEXT.figures.reportedBuggy, b[1], formatLoss(b[1])),
-    figure('real-buggy', TEXT.figures.realBuggy, b[2], formatLoss(b[2])),
-  );
 }
 
 function showAbout() {
@@ -280,6 +290,22 @@ function showAbout() {
 }
 showAbout();
 
+// Progress messages arrive many times a second from two workers: the page redraws what changed
+// once per animation frame, so the main thread never holds a long task while training.
+let renderQueued = false;
+let linesArrived = false;
+function scheduleRender() {
+  if (renderQueued) return;
+  renderQueued = true;
+  requestAnimationFrame(() => {
+    renderQueued = false;
+    showProgress();
+    if (phase === 'paused') setStatus(TEXT.paused(stepsDone())); // a chunk that was under way has landed
+    if (linesArrived) showFigures();
+    linesArrived = false;
+  });
+}
+
 function finalFigures(run) {
   const [step, train, real, evalLoss, eos] = curves.last(run);
   return { step, train_loss: train, real_loss: real, eval_loss: evalLoss, eos_prob_at_end: eos };
@@ -290,7 +316,10 @@ function finish() {
   renderSamples($('samples'), { vocab, buggy: samples.buggy, fixed: samples.fixed, limit: runInfo.max_new_tokens });
   clock.activeMs = activeMs();
   clock.since = 0;
+  const keyboardOnPause = document.activeElement === pauseButton;
   setPhase('done');
+  if (keyboardOnPause) trainButton.focus(); // Pause is disabled now; Train again is next
+
   showProgress();
   showFigures();
   const final = { buggy: finalFigures('buggy'), fixed: finalFigures('fixed') };
@@ -307,9 +336,11 @@ const trainer = createTrainer({
   },
   onProgress(run, { stepsDone: done, lines }) {
     progressByRun[run] = done;
-    curves.add(run, lines);
-    showProgress();
-    if (lines.length) showFigures();
+    if (lines.length) {
+      curves.add(run, lines);
+      linesArrived = true;
+    }
+    scheduleRender();
   },
   onBatch(run, { batch }) {
     batches[run] = batch;
@@ -322,7 +353,9 @@ const trainer = createTrainer({
   },
   onError(run, { error }) {
     trainer.reset();
+    const keyboardOnPause = document.activeElement === pauseButton;
     setPhase('error');
+    if (keyboardOnPause) trainButton.focus();
     setStatus(TEXT.failed(run, error), { error: true });
   },
 });
@@ -347,8 +380,11 @@ function start() {
     form.querySelector('details.more-settings').open = true;
     return;
   }
+  const keyboardOnTrain = document.activeElement === trainButton;
   clearResults();
   setPhase('training');
+  // The Train button is disabled while training: keep a keyboard user on the next control.
+  if (keyboardOnTrain) pauseButton.focus();
   clock.since = performance.now();
   setStatus(TEXT.loading);
   announce(TEXT.announceStart(BUG_TEXT[state.bug].label));

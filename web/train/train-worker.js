@@ -19,6 +19,9 @@
 import createMasklabTrain from '../generated/masklab_train.mjs';
 
 const CHUNK_MS = 30;
+// Progress without a new logged line is posted at most this often: the page has nothing new to
+// draw but the step counter, and fewer messages leave the main thread more idle time.
+const QUIET_POST_MS = 150;
 
 let modulePromise = null;
 let current = null; // { id, run, paused, steps }
@@ -47,6 +50,7 @@ function yieldToMessages() {
 async function train(job, core) {
   let stepsPerChunk = 1;
   let sentBatch = false;
+  let lastPost = 0;
   while (current === job && !job.paused) {
     const started = performance.now();
     const result = core.advance(stepsPerChunk);
@@ -57,9 +61,13 @@ async function train(job, core) {
       return;
     }
     const msPerStep = elapsed / stepsPerChunk;
-    post({ type: 'progress', id: job.id, run: job.run, stepsDone: result.stepsDone, lines: result.lines, msPerStep }, [
-      result.lines.buffer,
-    ]);
+    const finished = result.stepsDone >= job.steps;
+    if (result.lines.length || finished || !sentBatch || performance.now() - lastPost >= QUIET_POST_MS) {
+      post({ type: 'progress', id: job.id, run: job.run, stepsDone: result.stepsDone, lines: result.lines, msPerStep }, [
+        result.lines.buffer,
+      ]);
+      lastPost = performance.now();
+    }
     if (!sentBatch) {
       const batch = core.lastBatch();
       post({ type: 'batch', id: job.id, run: job.run, batch }, [
@@ -70,7 +78,7 @@ async function train(job, core) {
       ]);
       sentBatch = true;
     }
-    if (result.stepsDone >= job.steps) {
+    if (finished) {
       const samples = core.samples();
       if (samples.error) fail(job.id, job.run, samples.error.field, samples.error.message);
       else {
@@ -83,6 +91,10 @@ async function train(job, core) {
     // Aim each chunk at CHUNK_MS; the first steps run before the engine has optimised the code.
     stepsPerChunk = Math.max(1, Math.min(64, Math.round(CHUNK_MS / Math.max(msPerStep, 0.1))));
     await yieldToMessages();
+    if (current === job && job.paused) {
+      // Say exactly where the run stopped, even if the last chunk's progress was not posted.
+      post({ type: 'progress', id: job.id, run: job.run, stepsDone: result.stepsDone, lines: new Float64Array(0), msPerStep });
+    }
   }
 }
 
