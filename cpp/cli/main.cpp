@@ -47,6 +47,8 @@ constexpr const char* kHelp =
     "              {\"step\",\"run\",\"train_loss\",\"real_loss\",\"eval_loss\"}, then {\"final\":…}\n"
     "\n"
     "FILE is a JSON request; without FILE, or with '-', the request is read from stdin.\n"
+    "The request and answer fields are listed in README.md; the rule behind each one, with its\n"
+    "library version and source, in docs/semantics.md.\n"
     "\n"
     "exit status: 0 answer printed on stdout; 2 error, one line on stderr:\n"
     "  masklab: <field>: <message>\n"
