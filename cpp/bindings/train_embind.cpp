@@ -12,6 +12,9 @@
 //   advance(maxSteps)    -> { lines: Float64Array [step, train_loss, real_loss, eval_loss,
 //                            eos_prob_at_end] per logged step, stepsDone } | { error }
 //   lastBatch()          -> { B, T, input_ids, attention_mask, labels, position_ids } (Int32Array)
+//                           of the last step's first micro-batch, and that step's weights:
+//                           { groups: "rows" | "micro-batches", targets (Int32Array),
+//                             weights (Float64Array): how much one target of each group counts }
 //   samples()            -> { prompts, answers, completions (Int32Array, rows joined),
 //                            promptLengths, answerLengths, completionLengths, probsAtEnd,
 //                            probsAfterEos (Float64Array, V per sample; NaN where the prompt has
@@ -110,6 +113,12 @@ val last_batch() {
   out.set("attention_mask", copy_out(b.attention_mask));
   out.set("labels", copy_out(b.labels));
   out.set("position_ids", copy_out(b.position_ids));
+  const masklab::StepFigures& step = current->last_step();
+  val weights = val::object();
+  weights.set("groups", std::string(step.groups_are_micro_batches ? "micro-batches" : "rows"));
+  weights.set("targets", copy_out(step.group_targets));
+  weights.set("weights", copy_out(step.group_weights));
+  out.set("weights", weights);
   return out;
 }
 

@@ -191,7 +191,19 @@ StepFigures TrainRun::step() {
   f.real_loss = real_sum / real_targets;
   f.targets = targets;
   f.real_targets = real_targets;
-  f.micro_batch_targets = std::move(micro_targets);
+  f.groups_are_micro_batches = G > 1;
+  if (G > 1) {
+    f.group_targets = micro_targets;
+    for (int n : micro_targets) f.group_weights.push_back(recipe_.mean_of_means ? 1.0 / (G * n) : 1.0 / targets);
+  } else {
+    const Batch& batch = batches.front();
+    for (int b = 0; b < batch.B; ++b) {
+      const int n = row_figures(batch, b, recipe_.collate).targets;
+      f.group_targets.push_back(n);
+      f.group_weights.push_back(recipe_.reduction == Reduction::PerExampleMean ? 1.0 / (batch.B * n) : 1.0 / targets);
+    }
+  }
+  last_step_ = f;
   return f;
 }
 

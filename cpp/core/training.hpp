@@ -62,7 +62,13 @@ struct StepFigures {
   double real_loss = 0;    // token mean over the targets the fixed collator trains, on the same logits
   int targets = 0;         // targets this run's labels score in the step (after the shift)
   int real_targets = 0;    // targets the fixed collator's labels score in the same rows
-  std::vector<int> micro_batch_targets;  // this run's targets in each micro-batch (one entry without accumulation)
+  // How much each target counts in this step's loss, by group: the rows of the batch, or the
+  // micro-batches under gradient accumulation. group_weights[i] is d loss / d (one target's
+  // token loss) for a target of group i: 1/N for the token mean, 1/(B·N_b) for the mean of row
+  // means, 1/(G·N_i) for the mean of micro-batch means.
+  bool groups_are_micro_batches = false;
+  std::vector<int> group_targets;
+  std::vector<double> group_weights;
   double grad_norm = 0;    // global gradient norm before clipping
   double learning_rate = 0;
 };
@@ -104,8 +110,9 @@ class TrainRun {
   const RunRecipe& recipe() const { return recipe_; }
   Transformer<float>& model() { return model_; }
 
-  // The batch this run's collator built for the last step's first micro-batch.
+  // The batch this run's collator built for the last step's first micro-batch, and that step.
   const Batch& last_batch() const { return last_batch_; }
+  const StepFigures& last_step() const { return last_step_; }
 
  private:
   TrainSettings settings_;
@@ -116,6 +123,7 @@ class TrainRun {
   AdamW<float> optimizer_;
   int steps_done_ = 0;
   Batch last_batch_;
+  StepFigures last_step_;
   double window_train_ = 0, window_real_ = 0;
   int window_steps_ = 0;
 };

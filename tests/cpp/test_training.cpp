@@ -252,6 +252,17 @@ TEST_CASE("token_vs_example_mean: the reported loss is the mean of row means, no
     CHECK(t.buggy_steps[i].targets == t.buggy_steps[i].real_targets);  // same targets, other weights
   }
   CHECK(differ == static_cast<int>(t.buggy_steps.size()));
+  // The weights behind the two numbers: 1/(B·N_b) per target of row b against 1/N for all.
+  const StepFigures& b = t.buggy_steps.back();
+  const StepFigures& f = t.fixed_steps.back();
+  REQUIRE(b.group_targets.size() == static_cast<size_t>(kTrainBatchRows));
+  double total = 0;
+  for (size_t r = 0; r < b.group_targets.size(); ++r) {
+    CHECK(b.group_weights[r] == doctest::Approx(1.0 / (kTrainBatchRows * b.group_targets[r])));
+    CHECK(f.group_weights[r] == doctest::Approx(1.0 / f.targets));
+    total += b.group_weights[r] * b.group_targets[r];
+  }
+  CHECK(total == doctest::Approx(1.0));  // every reduction's weights sum to one over the targets
 }
 
 TEST_CASE("grad_accum_mean_of_means: the logged loss is the mean of micro-batch means, not the step's token mean") {
@@ -264,9 +275,15 @@ TEST_CASE("grad_accum_mean_of_means: the logged loss is the mean of micro-batch 
   int unequal_steps = 0;
   for (size_t i = 0; i < t.buggy_steps.size(); ++i) {
     const StepFigures& b = t.buggy_steps[i];
-    REQUIRE(b.micro_batch_targets.size() == 4u);
-    const bool unequal = std::adjacent_find(b.micro_batch_targets.begin(), b.micro_batch_targets.end(),
-                                            std::not_equal_to<int>()) != b.micro_batch_targets.end();
+    REQUIRE(b.groups_are_micro_batches);
+    REQUIRE(b.group_targets.size() == 4u);
+    const bool unequal = std::adjacent_find(b.group_targets.begin(), b.group_targets.end(), std::not_equal_to<int>()) !=
+                         b.group_targets.end();
+    // Each micro-batch's targets weigh 1/(4·N_i) in the buggy loss, 1/ΣN in the fixed one.
+    for (size_t g = 0; g < 4; ++g) {
+      CHECK(b.group_weights[g] == doctest::Approx(1.0 / (4 * b.group_targets[g])));
+      CHECK(t.fixed_steps[i].group_weights[g] == doctest::Approx(1.0 / t.fixed_steps[i].targets));
+    }
     const double gap = std::abs(b.train_loss - b.real_loss);
     CAPTURE(b.step);
     if (unequal) CHECK(gap > 1e-9);

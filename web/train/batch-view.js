@@ -5,11 +5,12 @@
 //   renderBatches(container, { vocab, buggy, fixed, rows: 3 });   // the workers' `batch` payloads
 //
 // A batch is { B, T, input_ids, attention_mask, labels, position_ids } (Int32Array, [B,T]
-// row-major), exactly what the model read at step 1. Read-only: the token grid page is where
-// cells are flipped. Nothing is computed here.
+// row-major), exactly what the model read at step 1, with the step's `weights` (the core's: how
+// much one target of each row, or micro-batch, counts in the loss). Read-only: the token grid page
+// is where cells are flipped. Nothing is computed here.
 
 import { h, replaceChildren } from '../shared/dom.js';
-import { formatId } from '../shared/format.js';
+import { formatId, formatShare } from '../shared/format.js';
 
 // Every user-visible string of the batch view, in one place.
 export const BATCH_TEXT = {
@@ -20,6 +21,11 @@ export const BATCH_TEXT = {
   position: (t) => `t=${t}`,
   differs: 'differs from the other collator',
   note: 'Cells marked ≠ differ between the two collators. Pads are hatched; a label of −100 is not trained.',
+  weightsTitle: 'How much each target counts in this step’s loss',
+  weightsIntro: 'The weight the loss gives one target (its share of the step’s loss), by row, or by micro-batch under gradient accumulation. With the token mean every target of the step weighs the same.',
+  weightsCaption: 'Targets and the weight of one target, per group, in both runs at step 1',
+  groups: { rows: 'row', 'micro-batches': 'micro-batch' },
+  weightColumns: (group) => [group, 'targets, buggy', 'weight of one target, buggy', 'targets, fixed', 'weight of one target, fixed'],
 };
 
 const FIELDS = ['tokens', 'attention_mask', 'labels', 'position_ids'];
@@ -73,7 +79,47 @@ function table(vocab, run, batch, other, shown) {
   );
 }
 
+function weightsTable(buggy, fixed) {
+  const group = BATCH_TEXT.groups[buggy.weights.groups] ?? buggy.weights.groups;
+  const n = Math.min(buggy.weights.targets.length, fixed.weights.targets.length);
+  const rows = [];
+  for (let i = 0; i < n; i += 1) {
+    rows.push(
+      h(
+        'tr',
+        {},
+        h('th', { scope: 'row' }, `${group} ${i + 1}`),
+        h('td', {}, String(buggy.weights.targets[i])),
+        h('td', { dataset: { weight: String(buggy.weights.weights[i]) } }, formatShare(buggy.weights.weights[i])),
+        h('td', {}, String(fixed.weights.targets[i])),
+        h('td', { dataset: { weight: String(fixed.weights.weights[i]) } }, formatShare(fixed.weights.weights[i])),
+      ),
+    );
+  }
+  return [
+    h('h3', {}, BATCH_TEXT.weightsTitle),
+    h('p', {}, BATCH_TEXT.weightsIntro),
+    h(
+      'div',
+      { class: 'table-scroll', role: 'region', 'aria-label': BATCH_TEXT.weightsCaption, tabindex: '0' },
+      h(
+        'table',
+        { class: 'train-table weights' },
+        h('caption', {}, BATCH_TEXT.weightsCaption),
+        h('thead', {}, h('tr', {}, BATCH_TEXT.weightColumns(group).map((c) => h('th', { scope: 'col' }, c)))),
+        h('tbody', {}, rows),
+      ),
+    ),
+  ];
+}
+
 export function renderBatches(container, { vocab, buggy, fixed, rows = 3 }) {
   const shown = Math.min(rows, buggy.B, fixed.B);
-  replaceChildren(container, h('p', {}, BATCH_TEXT.note), table(vocab, 'buggy', buggy, fixed, shown), table(vocab, 'fixed', fixed, buggy, shown));
+  replaceChildren(
+    container,
+    h('p', {}, BATCH_TEXT.note),
+    table(vocab, 'buggy', buggy, fixed, shown),
+    table(vocab, 'fixed', fixed, buggy, shown),
+    weightsTable(buggy, fixed),
+  );
 }

@@ -23,7 +23,7 @@ export const BUG_TEXT = {
     fixed: 'Labels −100 at pad positions, chosen by position.',
     look: [
       'The buggy run reports a loss below its own loss over real targets: a pad after `<eos>` or after another pad is trivially easy, and the trainer averages those easy targets in.',
-      'How far below depends on each batch’s share of padding, so the reported curve is noisier.',
+      'How far below depends on each batch’s share of padding, so the reported curve is noisier. Under the batch, “How much each target counts” shows each real target’s weight shrink when the pads share the loss.',
       'The eval loss, computed the correct way, shows the model is no better for it. After `<eos>` the buggy model predicts `<pad>` with near certainty.',
     ],
     exercises: ['labels-copied-from-input-ids', 'pad-to-max-all-ones'],
@@ -65,8 +65,9 @@ export const BUG_TEXT = {
     buggy: 'Loss = the mean over rows of each row’s own mean: a token of a short answer weighs up to 3.5 times a token of a long one.',
     fixed: 'Loss = all token losses summed, divided by the number of targets (the token mean).',
     look: [
-      'The buggy run reports a different number from its own token mean, and the gap moves with each batch’s mix of lengths. Try the skewed data mix.',
-      'Both runs still learn this task: the bug changes how much each token counts, not which tokens are trained.',
+      'The buggy run reports a different number (dashed) from its own token mean (dotted). The gap is small here, because short and long answers cost about the same per token; what differs is the weight.',
+      'See “How much each target counts” under the batch: a target of a two-target row weighs 3.5 times one of a seven-target row in the buggy loss, and every target weighs the same in the fixed one. Try the skewed data mix.',
+      'Both runs still learn this task: the bug changes how much each token counts, not which tokens are trained, so the eval curves part only a little, one way or the other depending on the seed.',
     ],
     exercises: ['mean-of-means'],
   },
@@ -75,8 +76,9 @@ export const BUG_TEXT = {
     buggy: 'Four micro-batches of four rows; each loss is a mean over its own targets, and the step averages the four (the Trainer before transformers 4.46).',
     fixed: 'Each micro-batch’s summed loss is divided by the targets of the whole step (`num_items_in_batch`).',
     look: [
-      'The logged loss of the buggy run differs from the step’s token mean whenever the micro-batches hold different numbers of targets; with equal counts the two agree.',
-      'Both runs still learn this task: tokens in small micro-batches weigh more, but every target is still trained.',
+      'The logged loss of the buggy run (dashed) differs from the step’s token mean (dotted) whenever the micro-batches hold different numbers of targets; with equal counts the two agree.',
+      'See “How much each target counts” under the batch: a target of a small micro-batch weighs more than one of a large micro-batch in the buggy loss, and all weigh the same in the fixed one.',
+      'Both runs still learn this task, since every target is still trained; the eval curves part only a little, one way or the other depending on the seed.',
     ],
     exercises: ['grad-accum-means'],
   },

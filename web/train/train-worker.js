@@ -9,7 +9,8 @@
 //                       parameters, layers, width, heads, context, batch_rows, max_new_tokens) }
 //   { type: 'progress', id, run, stepsDone, lines: Float64Array [step, train_loss, real_loss,
 //                       eval_loss, eos_prob_at_end] × k, msPerStep }
-//   { type: 'batch',    id, run, batch: { B, T, input_ids, attention_mask, labels, position_ids } }
+//   { type: 'batch',    id, run, batch: { B, T, input_ids, attention_mask, labels, position_ids,
+//                       weights: { groups, targets, weights } } }   (step 1)
 //   { type: 'done',     id, run, samples: { prompts, completions, promptLengths, … } }
 //   { type: 'error',    id, run, error: { field, message } }
 //
@@ -75,6 +76,8 @@ async function train(job, core) {
         batch.attention_mask.buffer,
         batch.labels.buffer,
         batch.position_ids.buffer,
+        batch.weights.targets.buffer,
+        batch.weights.weights.buffer,
       ]);
       sentBatch = true;
     }
