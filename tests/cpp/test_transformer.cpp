@@ -28,6 +28,16 @@ double normed(double a, double b) {
   return d / std::sqrt(d * d + 1e-5);
 }
 
+ModelConfig config(int V, int D, int H, int L, int P) {
+  ModelConfig c;
+  c.vocab_size = V;
+  c.width = D;
+  c.heads = H;
+  c.layers = L;
+  c.context = P;
+  return c;
+}
+
 void set(Transformer<double>& m, const ParamSlice& s, std::vector<double> values) {
   REQUIRE(values.size() == s.size);
   for (size_t i = 0; i < s.size; ++i) m.parameters()[s.offset + i] = values[i];
@@ -35,12 +45,7 @@ void set(Transformer<double>& m, const ParamSlice& s, std::vector<double> values
 
 // V = 3 tokens with embeddings (1,0), (0,1), (0,0); no position signal; layer as described above.
 Transformer<double> hand_model() {
-  ModelConfig c;
-  c.vocab_size = 3;
-  c.width = 2;
-  c.heads = 1;
-  c.layers = 1;
-  c.context = 4;
+  const ModelConfig c = config(3, 2, 1, 1, 4);
   Transformer<double> m(c);  // every parameter starts at 0
   const ModelLayout& l = m.layout();
   const LayerSlices& s = l.layers[0];
@@ -107,12 +112,7 @@ TEST_CASE("a masked key gets exactly zero weight, and a query with nothing to re
 }
 
 TEST_CASE("what a masked position holds cannot reach the positions that may not read it") {
-  ModelConfig c;
-  c.vocab_size = 7;
-  c.width = 8;
-  c.heads = 2;
-  c.layers = 2;
-  c.context = 6;
+  const ModelConfig c = config(7, 8, 2, 2, 6);
   Transformer<double> m(c);
   Random random(7);
   m.initialize(random);
@@ -127,12 +127,7 @@ TEST_CASE("what a masked position holds cannot reach the positions that may not 
 }
 
 TEST_CASE("position_ids choose the position rows: the same tokens at other positions give other logits") {
-  ModelConfig c;
-  c.vocab_size = 7;
-  c.width = 8;
-  c.heads = 2;
-  c.layers = 1;
-  c.context = 6;
+  const ModelConfig c = config(7, 8, 2, 1, 6);
   Transformer<double> m(c);
   Random random(3);
   m.initialize(random);
@@ -153,12 +148,7 @@ TEST_CASE("backward pass: every parameter's gradient matches central finite diff
   // weights spread wider than the initialisation so no gradient is tiny. The loss is the
   // project's cross-entropy (mean over targets). Double precision: central differences with
   // h = 1e-6 are accurate to about 1e-9 here, so |analytic - numeric| <= 1e-7 + 1e-5·|analytic|.
-  ModelConfig c;
-  c.vocab_size = 5;
-  c.width = 4;
-  c.heads = 2;
-  c.layers = 2;
-  c.context = 5;
+  const ModelConfig c = config(5, 4, 2, 2, 5);
   Transformer<double> m(c);
   Random random(11);
   for (double& p : m.parameters()) p = random.uniform() - 0.5;
@@ -213,12 +203,7 @@ TEST_CASE("backward pass: every parameter's gradient matches central finite diff
 }
 
 TEST_CASE("the same seed gives the same weights and logits, bit for bit; another seed does not") {
-  ModelConfig c;
-  c.vocab_size = 9;
-  c.width = 8;
-  c.heads = 2;
-  c.layers = 2;
-  c.context = 6;
+  const ModelConfig c = config(9, 8, 2, 2, 6);
   Transformer<float> a(c), b(c), other(c);
   Random ra(5), rb(5), rc(6);
   a.initialize(ra);
@@ -238,12 +223,7 @@ TEST_CASE("the same seed gives the same weights and logits, bit for bit; another
 }
 
 TEST_CASE("initialisation follows GPT-2's spreads, with norm gains 1 and biases 0") {
-  ModelConfig c;
-  c.vocab_size = 26;
-  c.width = 32;
-  c.heads = 2;
-  c.layers = 2;
-  c.context = 16;
+  const ModelConfig c = config(26, 32, 2, 2, 16);
   Transformer<double> m(c);
   Random random(1);
   m.initialize(random);

@@ -26,7 +26,7 @@ export const BUG_TEXT = {
       'How far below depends on each batch’s share of padding, so the reported curve is noisier. Under the batch, “How much each target counts” shows each real target’s weight shrink when the pads share the loss.',
       'The eval loss, computed the correct way, shows the model is no better for it. After `<eos>` the buggy model predicts `<pad>` with near certainty.',
     ],
-    exercises: ['labels-copied-from-input-ids', 'pad-to-max-all-ones'],
+    exercises: ['pad-to-max-all-ones'],
   },
   all_ones_mask: {
     label: 'all-ones attention mask, right padding',
