@@ -57,14 +57,14 @@ const TEXT = {
   about: {
     task: 'The task: an animal and a count, answered with that many of its sounds, then <eos>. For example:',
     example: ['<bos>', 'cow', '3', ':', 'moo', 'moo', 'moo', '<eos>'],
-    taskMore: 'The prompt (the first four tokens) is never trained in the fixed run; the answer decides where <eos> goes, so a model only stops in the right place if <eos> is a target and its positions tell it how many sounds it has written. For each animal one count never appears in training: those held-out pairs are the eval set and the sample prompts.',
+    taskMore: 'The prompt (the first four tokens) is never trained in the fixed run; the count decides where `<eos>` goes, so a model only stops in the right place if `<eos>` is a target and its positions tell it how many sounds it has written. For each animal one count never appears in training: those held-out pairs are the eval set and the sample prompts.',
     model: (info) =>
-      `The model: a causal transformer shaped like GPT-2, ${info.layers} layer${info.layers === 1 ? '' : 's'}, width ${info.width}, ${info.heads} attention heads, learned positions 0–${info.context - 1}, ${info.parameters.toLocaleString('en')} parameters. Its attention reads attention_mask and position_ids exactly as a Hugging Face causal LM does; a query with nothing to read gets zeros, as PyTorch’s SDPA gives.`,
-    modelBefore: 'The model: a causal transformer shaped like GPT-2 (its size is shown here once training starts). Its attention reads attention_mask and position_ids exactly as a Hugging Face causal LM does.',
+      `The model: a causal transformer shaped like GPT-2, ${info.layers} layer${info.layers === 1 ? '' : 's'}, width ${info.width}, ${info.heads} attention heads, learned positions 0–${info.context - 1}, ${info.parameters.toLocaleString('en')} parameters. Its attention reads \`attention_mask\` and \`position_ids\` exactly as a Hugging Face causal LM does; a query with nothing to read gets zeros, as PyTorch’s SDPA gives.`,
+    modelBefore: 'The model: a causal transformer shaped like GPT-2 (its size is shown here once training starts). Its attention reads `attention_mask` and `position_ids` exactly as a Hugging Face causal LM does.',
     loop: (info) =>
       `The loop: ${info.batch_rows} rows per step, cross-entropy through masklab’s loss code, AdamW with PyTorch’s defaults (weight decay 0.01, not on biases and norms), gradients clipped to norm 1 and the learning rate decaying linearly to 0 as the Hugging Face Trainer does by default. Both runs start from the same weights and see the same rows in the same order; only the collator differs. The logged train loss is the mean since the last log, as the Trainer logs it.`,
     loopBefore: 'The loop: cross-entropy through masklab’s loss code, AdamW, gradient clipping and a linear learning-rate decay to 0. Both runs start from the same weights and see the same rows in the same order; only the collator differs.',
-    rules: 'Every rule, with its sources: docs/semantics.md §9 in the repository.',
+    rules: 'Every rule, with its sources: `docs/semantics.md` §9 in the repository; `masklab train` runs the same training from the command line.',
   },
   embedIntro: 'Paste this into a course page, a blog or an LMS. It embeds this bug with these settings; the host page can listen for ready, resize and trained messages (trained carries both runs’ final figures).',
 };
@@ -282,10 +282,10 @@ function showAbout() {
     $('about'),
     h('p', {}, a.task),
     h('p', { class: 'tokens example' }, a.example.map((word, i) => h('span', { class: `tok${i < 4 ? ' prompt' : ''}${word === '<eos>' ? ' eos' : ''}` }, word))),
-    h('p', {}, a.taskMore),
-    h('p', {}, runInfo ? a.model(runInfo) : a.modelBefore),
-    h('p', {}, runInfo ? a.loop(runInfo) : a.loopBefore),
-    h('p', { class: 'status' }, a.rules),
+    h('p', {}, rich(a.taskMore)),
+    h('p', {}, rich(runInfo ? a.model(runInfo) : a.modelBefore)),
+    h('p', {}, rich(runInfo ? a.loop(runInfo) : a.loopBefore)),
+    h('p', { class: 'status' }, rich(a.rules)),
   );
 }
 showAbout();
