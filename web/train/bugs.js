@@ -1,9 +1,10 @@
 // bugs.js — every user-visible word about the Train page's bugs, in one place: what each
-// collator does, what to look for once both runs have trained, and the exercises about it.
+// collator does and what to look for once both runs have trained.
 //
 // The recipes themselves (which collate options each run uses) live in the core
-// (cpp/core/train_bugs.cpp); this file only describes them. `exercises` are exercise ids; a test
-// checks that each exists. Code is marked with backticks and rendered as <code>.
+// (cpp/core/train_bugs.cpp); this file only describes them. Which exercises are about a bug is
+// said by the exercises themselves (their `train` field, compiled into the content index).
+// Code is marked with backticks and rendered as <code>.
 
 export const BUG_TEXT = {
   pad_eos_masked: {
@@ -15,7 +16,6 @@ export const BUG_TEXT = {
       'Its P(`<eos>`) at the end of an answer sinks towards 0 while the fixed run’s climbs towards 1, and its eval loss, which scores the `<eos>`, stays high.',
       'In the samples the buggy model never stops: it repeats the sound until the token limit.',
     ],
-    exercises: ['pad-eos-mask-by-id', 'collator-folklore'],
   },
   pads_trained: {
     label: 'pads trained (labels = input_ids)',
@@ -24,9 +24,9 @@ export const BUG_TEXT = {
     look: [
       'The buggy run reports a loss below its own loss over real targets: a pad after `<eos>` or after another pad is trivially easy, and the trainer averages those easy targets in.',
       'How far below depends on each batch’s share of padding, so the reported curve is noisier. Under the batch, “How much each target counts” shows each real target’s weight shrink when the pads share the loss.',
-      'The eval loss, computed the correct way, shows the model is no better for it. After `<eos>` the buggy model predicts `<pad>` with near certainty.',
+      'The eval loss here is scored the correct way and shows the model is no better for it. A Trainer that evaluates with the same buggy collator would deflate its eval loss the same way, so in a real run the bug does not show as a train/eval gap.',
+      'After `<eos>` the buggy model predicts `<pad>` with near certainty (see the boundary table).',
     ],
-    exercises: ['pad-to-max-all-ones'],
   },
   all_ones_mask: {
     label: 'all-ones attention mask, right padding',
@@ -37,7 +37,6 @@ export const BUG_TEXT = {
       'With right padding every pad comes after every real token, and the causal mask already hides later positions. Only the pads’ own outputs change, and no label scores them.',
       'The same mask does matter with left padding, packing or an encoder.',
     ],
-    exercises: ['right-padded-decoder-overclaim', 'pad-to-max-all-ones'],
   },
   left_pad_arange_positions: {
     label: 'left padding, position_ids from arange',
@@ -48,7 +47,6 @@ export const BUG_TEXT = {
       'So at those positions the buggy model writes six sounds whatever the count: see the samples.',
       'The fixed run is exactly the right-padded run: the pads are invisible and the positions are the same.',
     ],
-    exercises: ['left-padding-everywhere'],
   },
   prompt_trained: {
     label: 'prompt tokens trained',
@@ -58,7 +56,6 @@ export const BUG_TEXT = {
       'The buggy run’s reported loss stays high: the animal and the count are drawn at random, so no model can predict them, while its loss over the answer falls like the fixed run’s.',
       'Given `<bos>` alone, the buggy model writes a whole prompt: it has learnt to play the user.',
     ],
-    exercises: ['completion-only-text-search'],
   },
   token_vs_example_mean: {
     label: 'mean of per-example means',
@@ -69,7 +66,6 @@ export const BUG_TEXT = {
       'See “How much each target counts” under the batch: a target of a two-target row weighs 3.5 times one of a seven-target row in the buggy loss, and every target weighs the same in the fixed one. Try the skewed data mix.',
       'Both runs still learn this task: the bug changes how much each token counts, not which tokens are trained, so the eval curves part only a little, one way or the other depending on the seed.',
     ],
-    exercises: ['mean-of-means'],
   },
   grad_accum_mean_of_means: {
     label: 'gradient accumulation, mean of micro-batch means',
@@ -80,6 +76,5 @@ export const BUG_TEXT = {
       'See “How much each target counts” under the batch: a target of a small micro-batch weighs more than one of a large micro-batch in the buggy loss, and all weigh the same in the fixed one.',
       'Both runs still learn this task, since every target is still trained; the eval curves part only a little, one way or the other depending on the seed.',
     ],
-    exercises: ['grad-accum-means'],
   },
 };

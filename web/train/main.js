@@ -12,6 +12,7 @@ import { postToHost } from '../shared/embed.js';
 import { EMBED_PANEL_TEXT, renderEmbedPanel } from '../shared/embed-panel.js';
 import { formatLoss, formatNumber } from '../shared/format.js';
 import { initPage } from '../shared/page.js';
+import { exerciseIndex } from '../exercise/catalog.js';
 import { renderBatches } from './batch-view.js';
 import { BUG_TEXT } from './bugs.js';
 import { createCurves } from './curves.js';
@@ -137,6 +138,7 @@ function rich(text) {
 
 function showBug() {
   const bug = BUG_TEXT[state.bug];
+  const linked = exerciseIndex().filter((e) => e.train_bug === state.bug);
   replaceChildren(
     $('bug-about'),
     h(
@@ -145,13 +147,15 @@ function showBug() {
       h('div', { class: 'recipe buggy' }, h('dt', {}, h('span', { class: 'swatch buggy dashed', 'aria-hidden': 'true' }), TEXT.buggyRun), h('dd', {}, rich(bug.buggy))),
       h('div', { class: 'recipe fixed' }, h('dt', {}, h('span', { class: 'swatch fixed solid', 'aria-hidden': 'true' }), TEXT.fixedRun), h('dd', {}, rich(bug.fixed))),
     ),
-    h(
-      'p',
-      { class: 'exercise-links' },
-      TEXT.exercisesIntro,
-      ' ',
-      bug.exercises.map((id, i) => [i ? ', ' : '', h('a', { href: `./exercise.html?ex=${encodeURIComponent(id)}` }, id)]),
-    ),
+    linked.length
+      ? h(
+          'p',
+          { class: 'exercise-links' },
+          TEXT.exercisesIntro,
+          ' ',
+          linked.map((e, i) => [i ? '; ' : '', h('a', { href: `./exercise.html?ex=${encodeURIComponent(e.id)}` }, e.title)]),
+        )
+      : null,
   );
   replaceChildren($('look'), h('p', {}, TEXT.lookWhen), h('ul', {}, bug.look.map((line) => h('li', {}, rich(line)))));
 }
