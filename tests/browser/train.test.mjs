@@ -240,6 +240,29 @@ test('embedded with autorun: the host receives ready, then trained with both run
   await page.close();
 });
 
+test('an exercise whose bug the page runs links to it after Check, and the Train page links back', async () => {
+  const { page, problems } = await suite.open('exercise.html?ex=pad-eos-mask-by-id');
+  await page.waitForSelector('body[data-state="ready"]');
+  await page.click('#check');
+  await page.waitForSelector('#train-panel:not([hidden]) #train-link');
+  const href = await page.getAttribute('#train-link', 'href');
+  assert.equal(new URL(href, page.url()).searchParams.get('bug'), 'pad_eos_masked');
+  await page.click('#train-link');
+  await page.waitForSelector('body[data-state="ready"] #bug-about');
+  assert.equal(await page.inputValue('#bug'), 'pad_eos_masked');
+  const back = await page.$$eval('#bug-about .exercise-links a', (links) => links.map((a) => new URL(a.href).searchParams.get('ex')));
+  assert.ok(back.includes('pad-eos-mask-by-id'), back.join(', '));
+
+  // An exercise whose bug the page cannot run shows no such panel.
+  await page.goto(suite.url('exercise.html?ex=double-shift'));
+  await page.waitForSelector('body[data-state="ready"]');
+  await page.click('#check');
+  await page.waitForSelector('#after-check:not([hidden])');
+  assert.equal(await page.locator('#train-panel').isHidden(), true);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('at 320 px the trained page does not scroll sideways', async () => {
   const { page } = await openTrain('train.html?steps=20&autorun=1');
   await page.setViewportSize({ width: 320, height: 700 });
