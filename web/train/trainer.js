@@ -49,8 +49,15 @@ export function createTrainer(handlers) {
 
   return {
     start(settings) {
-      ensureWorkers();
       id += 1;
+      try {
+        ensureWorkers();
+      } catch (cause) {
+        // A browser without module workers: say so instead of failing silently.
+        workers = null;
+        handlers.onError?.('buggy', { error: { field: 'worker', message: `this browser cannot start the training worker: ${cause?.message ?? cause}` } });
+        return;
+      }
       for (const run of RUNS) workers[run].postMessage({ type: 'start', id, run, settings });
     },
     pause: () => send('pause'),
