@@ -1,6 +1,6 @@
 // masklab — the native command-line front end of the core.
 //
-//   masklab collate|loss|accumulate|attention|inspect [FILE]
+//   masklab collate|loss|accumulate|attention|inspect|chat [FILE]
 //   masklab train [FILE]      JSON settings in; one JSON line per logged step, then a final line
 //
 // Reads one JSON request from FILE (or stdin when FILE is absent or "-"), hands it unchanged to
@@ -26,13 +26,13 @@ namespace {
 constexpr int kExitOk = 0;
 constexpr int kExitError = 2;  // bad request, bad arguments, unreadable input: all the caller's to fix
 
-constexpr std::string_view kCommands[] = {"collate", "loss", "accumulate", "attention", "inspect", "train"};
+constexpr std::string_view kCommands[] = {"collate", "loss", "accumulate", "attention", "inspect", "chat", "train"};
 
 constexpr const char* kUsageLine =
-    "usage: masklab collate|loss|accumulate|attention|inspect [FILE]";
+    "usage: masklab collate|loss|accumulate|attention|inspect|chat [FILE]";
 
 constexpr const char* kHelp =
-    "usage: masklab collate|loss|accumulate|attention|inspect [FILE]\n"
+    "usage: masklab collate|loss|accumulate|attention|inspect|chat [FILE]\n"
     "       masklab train [FILE]\n"
     "\n"
     "Runs one masklab core command on a JSON request and prints the JSON answer.\n"
@@ -43,6 +43,8 @@ constexpr const char* kHelp =
     "  accumulate  compare per-micro-batch means with the global token mean\n"
     "  attention   masked scaled dot-product attention over q, k, v [B][T][D]\n"
     "  inspect     collate + tiny bigram model + loss + attention in one call\n"
+    "  chat        labels, reasons, per-turn counts and warnings for one rendered conversation\n"
+    "              (token ids + role spans; npm run chat-masks renders and tokenizes for you)\n"
     "  train       train a tiny transformer twice, buggy collator vs fixed; prints JSON lines\n"
     "              {\"step\",\"run\",\"train_loss\",\"real_loss\",\"eval_loss\"}, then {\"final\":…}\n"
     "\n"

@@ -16,7 +16,7 @@ struct ApiResult {
   std::string message;  // on error: what was expected
 };
 
-// command: "collate" | "loss" | "accumulate" | "attention" | "inspect".
+// command: "collate" | "loss" | "accumulate" | "attention" | "inspect" | "chat".
 ApiResult run_command(std::string_view command, std::string_view request_json);
 
 // A failed ApiResult whose json is {"error":{"field","message"}} (for other entry points, e.g.

@@ -39,7 +39,7 @@ function linePattern(line) {
 
 test('the README has an example for every subcommand', () => {
   const commands = new Set(found.map((e) => e.command));
-  for (const c of ['collate', 'loss', 'accumulate', 'attention', 'inspect', 'train']) assert.ok(commands.has(c), `no ${c} example`);
+  for (const c of ['collate', 'loss', 'accumulate', 'attention', 'inspect', 'chat', 'train']) assert.ok(commands.has(c), `no ${c} example`);
 });
 
 for (const [i, example] of found.entries()) {
