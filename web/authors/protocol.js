@@ -37,6 +37,15 @@ export const PROTOCOL_TEXT = {
       ],
     },
     {
+      type: 'trained',
+      when: 'When both runs of the Train it page have finished.',
+      fields: [
+        ['bug', 'the bug’s name'],
+        ['settings', 'the settings trained with (the JSON masklab train reads)'],
+        ['final', 'for buggy and fixed, the last logged step, train_loss, real_loss, eval_loss and eos_prob_at_end'],
+      ],
+    },
+    {
       type: 'xapi',
       when: 'With every answered: an answered statement; with the first, a completed one too.',
       fields: [

@@ -38,7 +38,7 @@ export const CHAT_STATE = defineState({
   multiple: { type: 'enum', values: ['0', '8', '16', '64'], default: '0' },
   packing: { type: 'enum', values: ['none', 'flatten'], default: 'none' },
   ex: { type: 'string', maxLength: 80, pattern: /^[a-z0-9-]+$/, default: '' },
-});
+}, { reportUnknown: true });
 
 /** Parses `c`; throws an Error whose message says what is wrong. */
 export function decodeConversation(text) {

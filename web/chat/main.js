@@ -11,7 +11,7 @@
 
 import { loadCore } from '../core/masklab.js';
 import { h, liveRegion, replaceChildren } from '../shared/dom.js';
-import { renderEmbedPanel } from '../shared/embed-panel.js';
+import { renderEmbedPanelLater } from '../shared/share-later.js';
 import { initPage } from '../shared/page.js';
 import { loadExercise } from '../exercise/catalog.js';
 import { createBatchPanel } from './batch-panel.js';
@@ -44,7 +44,7 @@ const TEXT = {
 };
 
 initPage({ widget: 'chat' });
-renderEmbedPanel(document.getElementById('share-panel'), { page: 'chat.html', title: 'masklab chat masks', height: 1400 });
+renderEmbedPanelLater(document.getElementById('share-panel'), { page: 'chat.html', title: 'masklab chat masks', height: 1400 });
 
 const status = document.getElementById('status');
 const urlNote = document.getElementById('url-note');

@@ -27,6 +27,7 @@ import { createPassageView, resultLegend } from './passage-view.js';
 import { scoreMarks, solutionUnits } from './scoring.js';
 import { createSeeItBreak } from './see-it-break.js';
 import { showToc } from './toc.js';
+import { renderTrainLink } from './train-link.js';
 import './exercise.css';
 
 // Every user-visible string of the page, in one place.
@@ -291,6 +292,7 @@ function renderPage(exercise, index, initialState, notes) {
     fillNumbers();
   });
   const seeItBreak = createSeeItBreak(panels.breakPanel, exercise);
+  renderTrainLink(document.getElementById('train-panel'), exercise);
   seeItBreak.run(corePromise, {
     gridsWhen,
     onResponses: (context) => {

@@ -7,6 +7,7 @@
 //   { source: 'masklab', type: 'resize',   widget, height }            // content height in px
 //   { source: 'masklab', type: 'answered', widget, exercise, score, maxScore, marked: [unit
 //     indices], solution_shown, attempt }
+//   { source: 'masklab', type: 'trained',  widget: 'train', bug, settings, final: { buggy, fixed } }
 //   { source: 'masklab', type: 'xapi',     widget, statement }         // xapi.js: answered, completed
 // `ready` and the first `resize` wait until the page has drawn its content (body[data-state]),
 // so a host never sizes the frame to the loading line first. Nothing secret is sent: a score and

@@ -50,6 +50,14 @@ export const SITE_PAGES = [
     blurb: 'A conversation rendered by a real model’s chat template and tokenizer (Llama 3.1, Qwen3, Gemma 3, Mistral Nemo, gpt-oss): which tokens are trained, whether the end-of-turn token is, and what breaks.',
   },
   {
+    id: 'train',
+    href: './train.html',
+    nav: 'Train it',
+    group: 'labs',
+    title: 'Train it',
+    blurb: 'Train a tiny transformer twice in your browser, through a buggy collator and through the fixed one, and watch the reported loss, the eval loss and the samples part ways.',
+  },
+  {
     id: 'practice',
     href: './practice.html',
     nav: 'Interview practice',
