@@ -240,7 +240,7 @@ test('the course authors page embeds a live exercise and logs its messages', asy
 test('the protocol is a table, one row per message, and no name breaks inside a word (1280, 375, 320)', async () => {
   const { page, problems } = await suite.open('authors.html');
   await page.waitForSelector('body[data-state="ready"]');
-  assert.deepEqual(await page.$$eval('.reference.protocol tbody tr', (rows) => rows.map((r) => r.dataset.type)), ['ready', 'resize', 'answered', 'xapi']);
+  assert.deepEqual(await page.$$eval('.reference.protocol tbody tr', (rows) => rows.map((r) => r.dataset.type)), ['ready', 'resize', 'answered', 'trained', 'xapi']);
   assert.match(await page.textContent('.reference.protocol tr[data-type="answered"]'), /solution_shown[\s\S]*attempt/);
   for (const width of [1280, 375, 320]) {
     await page.setViewportSize({ width, height: 800 });
