@@ -135,17 +135,21 @@ function referencesPanel(exercise) {
 
 /**
  * Display formulas wider than their box scroll sideways; those that do become focusable regions,
- * so a keyboard can scroll them too. Watched with a ResizeObserver (the formula's width changes
- * when KaTeX's styles and fonts arrive, or the window is resized), so no layout is forced.
+ * so a keyboard can scroll them too. A box is checked again when its own width changes (a
+ * ResizeObserver: the window is resized) and when fonts finish loading (KaTeX's fonts widen a
+ * formula without resizing any box around it); main.js calls this again once KaTeX's stylesheet
+ * has arrived. No layout is forced while the page is still drawing.
  */
 const formulaWatch = typeof ResizeObserver === 'function'
   ? new ResizeObserver((entries) => {
-      for (const entry of entries) markWideFormula(entry.target.closest('.math-display'));
+      for (const entry of entries) markWideFormula(entry.target);
     })
   : null;
+globalThis.document?.fonts?.addEventListener?.('loadingdone', () => {
+  for (const box of document.querySelectorAll('.math-display[data-watched]')) markWideFormula(box);
+});
 
 function markWideFormula(box) {
-  if (!box) return;
   const wide = box.scrollWidth > box.clientWidth + 1;
   if (wide === box.hasAttribute('tabindex')) return;
   if (wide) {
@@ -163,8 +167,7 @@ export function focusableWideFormulas(root) {
   for (const box of root.querySelectorAll('.math-display')) {
     if (formulaWatch && !box.dataset.watched) {
       box.dataset.watched = '1';
-      formulaWatch.observe(box);
-      if (box.firstElementChild) formulaWatch.observe(box.firstElementChild);
+      formulaWatch.observe(box); // reports once at once, then on every change of the box's size
     } else markWideFormula(box);
   }
 }
