@@ -53,6 +53,7 @@ test('after Check: a table of contents (sticky on wide screens) and the pager at
 
 test('the nav’s "Find the bug" opens the list; ?id= works; an unknown parameter is explained', async () => {
   const { page, problems } = await suite.open('index.html');
+  if (await page.isVisible('.menu-button')) await page.click('.menu-button'); // below 1280 px the list is a Menu
   await page.click('.site-header a:text-is("Find the bug")');
   await page.waitForSelector('body[data-state="ready"]');
   assert.equal(new URL(page.url()).search, '');
@@ -149,6 +150,7 @@ test('phones: wrapped code keeps its line numbers, every word has a 24 × 24 px 
       assert.equal(await page.isVisible('.site-header nav ul'), false);
     } else {
       assert.equal(await page.isVisible('.menu-button'), false);
+      assert.ok(header <= 64, `${view.name}: every page's link on one line (${header} px)`);
     }
     assert.deepEqual(problems, []);
     await page.close();
