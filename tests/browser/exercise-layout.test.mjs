@@ -47,7 +47,15 @@ test('after Check: a table of contents (sticky on wide screens) and the pager at
     if (view.width >= 1280) assert.ok(toc.top >= 0 && toc.bottom <= 800, `${view.name}: the contents stay beside the page (${toc.top})`);
     assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), view.width, `${view.name}: no sideways scrolling`);
     assert.deepEqual(problems, []);
+    // The checked state is in the URL: opened again, the page has the same contents.
+    const again = await suite.openAt(new URL(page.url()).pathname.split('/').pop() + new URL(page.url()).search, view);
     await page.close();
+    await again.page.waitForSelector('body[data-state="ready"]');
+    await again.page.waitForSelector('#toc:not([hidden])', { timeout: 3000 }).catch(() => {}); // asserted next
+    assert.equal(await again.page.isVisible('#toc'), true, `${view.name}: the contents when a checked exercise is opened again`);
+    assert.deepEqual(await again.page.$$eval('#toc a', (as) => as.map((a) => a.textContent)), links.map(([text]) => text), `${view.name}: the same sections`);
+    assert.deepEqual(again.problems, []);
+    await again.page.close();
   }
 });
 

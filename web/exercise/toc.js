@@ -21,8 +21,16 @@ let observer = null;
 
 export function showToc(nav, list, article) {
   const taken = new Set([...document.querySelectorAll('[id]')].map((el) => el.id));
+  // A section hidden inside the article is left out; the article itself may still be hidden
+  // (a reload of a checked exercise builds the contents before the page is shown).
+  const shown = (heading) => {
+    const hidden = heading.closest('[hidden]');
+    return !hidden || !article.contains(hidden) || hidden === article;
+  };
   const headings = [...article.querySelectorAll('h2')].filter(
-    (heading) => !heading.closest('[hidden]') && !heading.classList.contains('visually-hidden') && !nav.contains(heading),
+    // The embed panel is left out: it is drawn only when it nears the screen (share-later.js),
+    // so it would come and go from the list, and it is the page's last section anyway.
+    (heading) => shown(heading) && !heading.classList.contains('visually-hidden') && !nav.contains(heading) && !heading.closest('#share-panel'),
   );
   if (headings.length < 2) {
     nav.hidden = true;
