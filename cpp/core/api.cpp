@@ -4,6 +4,7 @@
 #include <new>
 
 #include "collate.hpp"
+#include "doctor_json.hpp"
 #include "input_error.hpp"
 #include "requests.hpp"
 
@@ -31,8 +32,12 @@ Json dispatch(std::string_view command, const Json& request) {
     InspectInput in = decode_inspect(request);
     return encode_inspect(inspect(in), in);
   }
+  if (command == "doctor") {
+    DoctorRequest r = decode_doctor(request);
+    return encode_doctor(diagnose(parse_printed_batch(r.text), r.options), r.view);
+  }
   throw InputError("command", "\"" + std::string(command) +
-                                  "\" is not a command; expected collate, loss, accumulate, attention or inspect");
+                                  "\" is not a command; expected collate, loss, accumulate, attention, inspect or doctor");
 }
 
 ApiResult failure(std::string field, std::string message) {

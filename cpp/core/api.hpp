@@ -16,7 +16,7 @@ struct ApiResult {
   std::string message;  // on error: what was expected
 };
 
-// command: "collate" | "loss" | "accumulate" | "attention" | "inspect".
+// command: "collate" | "loss" | "accumulate" | "attention" | "inspect" | "doctor".
 ApiResult run_command(std::string_view command, std::string_view request_json);
 
 }  // namespace masklab

@@ -1,8 +1,10 @@
 // tiny_model.cpp — see tiny_model.hpp.
 #include "tiny_model.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <utility>
 
 namespace masklab {
 
@@ -34,6 +36,41 @@ std::vector<double> bigram_logits(const Batch& batch, int V, bool shift) {
         logits[(static_cast<size_t>(batch.at(b, t))) * V + y] = table[static_cast<size_t>(a) * V + y];
     }
   return logits;
+}
+
+std::vector<double> bigram_target_losses(const Batch& batch, int V, bool shift) {
+  const int B = batch.B, T = batch.T;
+  // (input id, scored label) as one sortable key, with the position it came from.
+  std::vector<std::pair<std::uint64_t, std::size_t>> pairs;
+  for (int b = 0; b < B; ++b)
+    for (int t = 0; t < T; ++t) {
+      const int src = shift ? t + 1 : t;
+      if (src >= T) continue;
+      const int y = batch.labels[batch.at(b, src)];
+      if (y == kIgnoreIndex || y < 0) continue;
+      const auto a = static_cast<std::uint32_t>(batch.input_ids[batch.at(b, t)]);
+      pairs.emplace_back((static_cast<std::uint64_t>(a) << 32) | static_cast<std::uint32_t>(y),
+                         static_cast<std::size_t>(batch.at(b, t)));
+    }
+  std::sort(pairs.begin(), pairs.end());
+  std::vector<double> losses(static_cast<std::size_t>(B) * T, 0.0);
+  const double smoothing_mass = kBigramSmoothing * V;
+  // Runs of one source id a; inside them, runs of one pair (a, y).
+  for (std::size_t i = 0; i < pairs.size();) {
+    const std::uint64_t a = pairs[i].first >> 32;
+    std::size_t end_a = i;
+    while (end_a < pairs.size() && (pairs[end_a].first >> 32) == a) ++end_a;
+    const double log_denominator = std::log(static_cast<double>(end_a - i) + smoothing_mass);
+    for (std::size_t j = i; j < end_a;) {
+      std::size_t end_pair = j;
+      while (end_pair < end_a && pairs[end_pair].first == pairs[j].first) ++end_pair;
+      const double nll = log_denominator - std::log(static_cast<double>(end_pair - j) + kBigramSmoothing);
+      for (std::size_t k = j; k < end_pair; ++k) losses[pairs[k].second] = nll;
+      j = end_pair;
+    }
+    i = end_a;
+  }
+  return losses;
 }
 
 namespace {

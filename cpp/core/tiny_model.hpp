@@ -21,6 +21,14 @@ constexpr double kBigramSmoothing = 0.1;
 // Example: one pair (5 -> 6) in a V=8 table: P(6|5) = 1.1 / 1.8, every other P(·|5) = 0.1 / 1.8.
 std::vector<double> bigram_logits(const Batch& batch, int V, bool shift);
 
+// The same bigram's loss at every scored position, without the [B,T,V] logits: what
+// bigram_logits followed by cross_entropy gives (a test holds them equal), in O(N log N) time and
+// O(N) memory for N = B·T, so a 64 × 4096 batch with Llama-sized ids can be scored. Ids may be
+// any values >= 0 (no renumbering needed); V is the vocabulary the smoothing spreads over.
+// Returns [B,T]: -log P(label at the scored position | input_ids[b][t]), 0 where none is scored.
+// Example: one pair (5 -> 6), V = 8: the loss at that position is ln(1.8 / 1.1).
+std::vector<double> bigram_target_losses(const Batch& batch, int V, bool shift);
+
 // Deterministic D-dimensional vectors: a pseudo-random embedding of the token id plus a
 // sinusoidal encoding of its position id. [B,T,D]
 constexpr int kEmbeddingDim = 8;
