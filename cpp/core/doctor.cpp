@@ -54,12 +54,14 @@ void add_notes(const DoctorBatch& d, const DoctorOptions& o, std::vector<Finding
     Finding f;
     f.id = "padding-from-pad-id";
     f.severity = Severity::Info;
-    f.message = "There is no attention_mask, so padding was read as the runs of pad id " +
+    f.message = std::string(d.attention_mask ? "The attention_mask is all ones" : "There is no attention_mask") +
+                ", so padding was read as the runs of pad id " +
                 std::to_string(*o.pad_token_id) + " at each row's ends" +
                 (d.assumed_end_token ? "; that id is also an end token, so the first of each trailing run was taken "
                                        "as the row's own end token."
                                      : ".");
-    f.fix = "Paste the attention_mask too, and the doctor reads padding from it.";
+    f.fix = d.attention_mask ? "Nothing to fix here; the findings above say what the all-ones mask does."
+                             : "Paste the attention_mask too, and the doctor reads padding from it.";
     out.push_back(std::move(f));
   }
   if (!d.unread.empty()) {

@@ -210,6 +210,7 @@ DoctorBatch align_pasted_batch(const PastedBatch& pasted, bool encoder) {
       continue;
     }
     const bool is_labels = name == "labels";
+    d.labels_pasted = d.labels_pasted || is_labels;
     // One label per row: sequence classification. Not token labels, nothing to align.
     if (is_labels && f.rank() == 1 && ids->rank() == 2 && f.dims[0].visible == d.B && !f.dims[0].elided) {
       d.row_labels = std::vector<int>();
@@ -384,7 +385,17 @@ void derive_layout(DoctorBatch& d, const DoctorLayoutHints& hints) {
   d.is_pad.assign(cells, 0);
   d.pads_left.assign(d.B, 0);
   d.pads_right.assign(d.B, 0);
-  if (d.attention_mask) {
+  // An all-ones mask says nothing about padding; runs of the pad id at the row ends then do.
+  bool mask_says_nothing = false;
+  if (d.attention_mask && hints.pad_token_id) {
+    bool all_ones = true;
+    for (int b = 0; b < d.B && all_ones; ++b)
+      for (int t = 0; t < d.length[b]; ++t) all_ones = all_ones && (*d.attention_mask)[d.at(b, t)] == 1;
+    if (all_ones)
+      for (const auto& [left, right] : pad_id_runs(d, *hints.pad_token_id, hints.end_ids))
+        mask_says_nothing = mask_says_nothing || left > 0 || right > 0;
+  }
+  if (d.attention_mask && !mask_says_nothing) {
     d.pad_source = PadSource::AttentionMask;
     const auto& mask = *d.attention_mask;
     for (int b = 0; b < d.B; ++b) {

@@ -73,6 +73,7 @@ struct DoctorBatch {
   std::vector<double> mask_odd_values;   // up to 8 distinct values that are not 0 or 1
   std::vector<int> mask_odd_cells;       // the first cell (b * T + t) of each of them
 
+  bool labels_pasted = false;                  // the paste has a labels field (aligned or not)
   std::optional<std::vector<int>> row_labels;  // one label per row (sequence classification): [B]
   bool labels_elsewhere = false;  // encoder-decoder: labels are the decoder's targets, their own grid
   std::vector<int> target_length; // labels_elsewhere: [B] label cells per row

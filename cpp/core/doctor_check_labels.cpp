@@ -34,7 +34,7 @@ std::string dilution_text(const DoctorFigures& f) {
 }  // namespace
 
 std::string needs_labels_and_pads(const CheckContext& c) {
-  if (!c.token_labels()) return "labels in the batch";
+  if (!c.token_labels()) return c.labels_need();
   if (!c.has_pad_map()) return "attention_mask in the batch, or pad_token_id";
   return "";
 }
@@ -104,7 +104,7 @@ void check_pad_labels(const CheckContext& c, std::vector<Finding>& out) {
 
 std::string needs_labels_and_end_ids(const CheckContext& c) {
   if (!c.decoder()) return "a decoder-only model";
-  if (!c.token_labels()) return "labels in the batch";
+  if (!c.token_labels()) return c.labels_need();
   if (c.end_ids.empty()) return "eos_token_id or end_of_turn_id";
   return "";
 }
@@ -119,6 +119,8 @@ void check_eos_masked(const CheckContext& c, std::vector<Finding>& out) {
       const int i = d.at(b, t);
       if (!d.real(b, t) || !c.is_end(d.input_ids[i]) || labels[i] != kIgnoreIndex) continue;
       if (!d.adjacent(b, t - 1) || !d.real(b, t - 1) || labels[d.at(b, t - 1)] == kIgnoreIndex) continue;
+      // Pre-shifted labels put the end token one position early: pre-shifted says that.
+      if (labels[d.at(b, t - 1)] == d.input_ids[i]) continue;
       cells.add(b, t);
       if (std::find(ids.begin(), ids.end(), d.input_ids[i]) == ids.end()) ids.push_back(d.input_ids[i]);
     }
@@ -140,7 +142,7 @@ void check_eos_masked(const CheckContext& c, std::vector<Finding>& out) {
 
 std::string needs_decoder_labels(const CheckContext& c) {
   if (!c.decoder()) return "a decoder-only model";
-  if (!c.token_labels()) return "labels in the batch";
+  if (!c.token_labels()) return c.labels_need();
   return "";
 }
 
@@ -174,7 +176,7 @@ void check_pre_shifted(const CheckContext& c, std::vector<Finding>& out) {
 }
 
 std::string needs_prompt_info(const CheckContext& c) {
-  if (!c.token_labels()) return "labels in the batch";
+  if (!c.token_labels()) return c.labels_need();
   if (!c.batch.completion_mask && !c.batch.assistant_masks && !c.options.prompt_completion)
     return "completion_mask or assistant_masks in the batch, or prompt/completion data";
   return "";
@@ -266,7 +268,7 @@ void check_zero_target_rows(const CheckContext& c, std::vector<Finding>& out) {
 
 std::string needs_truncation(const CheckContext& c) {
   if (!c.decoder()) return "a decoder-only model";
-  if (!c.token_labels()) return "labels in the batch";
+  if (!c.token_labels()) return c.labels_need();
   if (c.end_ids.empty()) return "eos_token_id or end_of_turn_id";
   if (c.batch.packed) return "unpacked rows";
   if (!c.has_pad_map()) return "attention_mask in the batch, or pad_token_id";
@@ -282,10 +284,13 @@ void check_truncated_rows(const CheckContext& c, std::vector<Finding>& out) {
   for (int b = 0; b < d.B; ++b) {
     const int last = d.length[b] - d.pads_right[b] - 1;
     if (last < d.pads_left[b]) continue;
+    // The row's last real token lies in what PyTorch elided: nothing to say about it.
+    if (d.position_gap >= 0 && d.pads_right[b] > 0 && last < d.position_gap) continue;
     ++rows_with_text;
     const bool ends = c.is_end(d.input_ids[d.at(b, last)]);
     if (ends) ++ending;
-    const bool full = last - d.pads_left[b] + 1 == longest && d.pads_right[b] == 0 && d.pads_left[b] == 0;
+    const bool full = d.pads_right[b] == 0 && d.pads_left[b] == 0 &&
+                      (d.position_gap >= 0 || last + 1 == longest);
     if (!ends && full) open.add(b, last);
   }
   if (rows_with_text == 0) return;
@@ -303,10 +308,11 @@ void check_truncated_rows(const CheckContext& c, std::vector<Finding>& out) {
     return;
   }
   if (open.empty()) return;
+  const bool one = open.rows().size() == 1;
   out.push_back(open.finding(
       "truncated-rows", Severity::Warning,
-      open.rows_text() + (open.rows().size() == 1 ? " fills" : " fill") +
-          " the whole batch width and " + (open.rows().size() == 1 ? "ends" : "end") +
+      open.rows_text() + (d.ragged ? (one ? " is the longest example and ends" : " are the longest examples and end")
+                                   : (one ? " fills the whole batch width and ends" : " fill the whole batch width and end")) +
           " without an end token while other rows end with one: cut at max_length. The model is trained on an "
           "answer that stops mid-way, and if the cut took the whole answer the row has nothing to learn.",
       "Filter examples longer than max_length, or raise it; if you must cut, cut the prompt "

@@ -71,7 +71,7 @@ void check_left_padding(const CheckContext& c, std::vector<Finding>& out) {
 
 std::string needs_right_padded_generation(const CheckContext& c) {
   if (!c.decoder()) return "a decoder-only model";
-  if (c.token_labels() || c.batch.row_labels) return "a batch without labels (a generation batch)";
+  if (c.batch.labels_pasted) return "a batch without labels (a generation batch)";
   if (!c.has_pad_map()) return "attention_mask in the batch, or pad_token_id";
   return "";
 }

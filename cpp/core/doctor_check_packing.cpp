@@ -79,7 +79,7 @@ void check_packed_positions(const CheckContext& c, std::vector<Finding>& out) {
 std::string needs_packed_labels(const CheckContext& c) {
   if (!c.batch.packed) return kPackedNeed;
   if (!c.decoder()) return "a decoder-only model";
-  if (!c.token_labels()) return "labels in the batch";
+  if (!c.token_labels()) return c.labels_need();
   return "";
 }
 
@@ -120,7 +120,6 @@ std::string needs_packed_mask(const CheckContext& c) {
 void check_packed_attention_mask(const CheckContext& c, std::vector<Finding>& out) {
   const DoctorBatch& d = c.batch;
   if (d.mask_kind == MaskKind::SequenceIds) return;  // mask-values explains sequence-id masks
-  if (d.packing_source != "position_ids") return;    // kernels given cu_seq_lens / seq_idx isolate anyway
   bool has_zero = false;
   for (int b = 0; b < d.B; ++b)
     for (int t = 0; t < d.length[b]; ++t) has_zero = has_zero || (*d.attention_mask)[d.at(b, t)] == 0;
@@ -144,7 +143,7 @@ void check_packed_attention_mask(const CheckContext& c, std::vector<Finding>& ou
 std::string needs_unpacked_eos(const CheckContext& c) {
   if (c.batch.packed) return "rows that are not marked as packed";
   if (!c.decoder()) return "a decoder-only model";
-  if (!c.token_labels()) return "labels in the batch";
+  if (!c.token_labels()) return c.labels_need();
   if (!c.options.eos_token_id) return "eos_token_id";
   return "";
 }

@@ -17,6 +17,12 @@ const std::vector<std::string_view>& doctor_exercise_ids() {
 
 bool CheckContext::is_end(int id) const { return std::find(end_ids.begin(), end_ids.end(), id) != end_ids.end(); }
 
+std::string CheckContext::labels_need() const {
+  if (batch.labels_elsewhere) return "labels aligned with input_ids (these are the decoder's targets, with their own length)";
+  if (batch.row_labels) return "token labels (these are one label per row)";
+  return "labels in the batch";
+}
+
 const std::vector<DoctorCheck>& doctor_checks() {
   static const std::vector<DoctorCheck> checks = {
       {"shapes", needs_nothing, check_shapes},

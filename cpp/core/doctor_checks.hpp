@@ -39,6 +39,8 @@ struct CheckContext {
   bool is_end(int id) const;
   bool has_pad_map() const { return batch.pad_source != PadSource::None; }
   bool token_labels() const { return batch.labels.has_value(); }
+  // What a check needs when there are no token labels aligned with input_ids.
+  std::string labels_need() const;
 };
 
 struct DoctorCheck {
