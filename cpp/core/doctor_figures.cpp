@@ -54,11 +54,15 @@ Batch model_batch(const DoctorBatch& d, const std::vector<int>& labels, std::vec
   return m;
 }
 
-// The distinct ids the batch uses (inputs and trained labels): the bigram's vocabulary size.
-int vocabulary_size(const Batch& m) {
-  std::vector<int> ids = m.input_ids;
-  for (int y : m.labels)
-    if (y != kIgnoreIndex) ids.push_back(y);
+// The distinct ids the pasted cells use (inputs and trained labels): the bigram's vocabulary.
+int vocabulary_size(const DoctorBatch& d) {
+  std::vector<int> ids;
+  for (int b = 0; b < d.B; ++b)
+    for (int t = 0; t < d.length[b]; ++t) {
+      ids.push_back(d.input_ids[d.at(b, t)]);
+      const int y = (*d.labels)[d.at(b, t)];
+      if (y != kIgnoreIndex) ids.push_back(y);
+    }
   std::sort(ids.begin(), ids.end());
   return static_cast<int>(std::unique(ids.begin(), ids.end()) - ids.begin());
 }
@@ -68,13 +72,13 @@ struct Scored {
   int count = 0;
 };
 
-// Fits the bigram on `labels`, scores every target, and splits the sums by where the target
+// Fits the bigram on `labels` over a vocabulary of V ids, scores every target, and splits the sums by where the target
 // sits (a pad or a real token) and by pasted row.
-void score(const DoctorBatch& d, const std::vector<int>& labels, bool shift, Scored& real, Scored& pad,
+void score(const DoctorBatch& d, const std::vector<int>& labels, int V, bool shift, Scored& real, Scored& pad,
            std::vector<Scored>& rows) {
   std::vector<int> owner;
   const Batch m = model_batch(d, labels, owner);
-  const std::vector<double> losses = bigram_target_losses(m, vocabulary_size(m), shift);
+  const std::vector<double> losses = bigram_target_losses(m, V, shift);
   // The piece's cells in the pasted grid: piece p starts at position 0 or at the gap.
   for (int p = 0; p < m.B; ++p) {
     const int b = owner[p];
@@ -158,9 +162,10 @@ DoctorFigures compute_figures(const DoctorBatch& d, bool shift) {
     return f;
   }
 
+  const int V = vocabulary_size(d);
   Scored real, pad;
   std::vector<Scored> rows(d.B);
-  score(d, *d.labels, shift, real, pad, rows);
+  score(d, *d.labels, V, shift, real, pad, rows);
   DoctorLossFigures loss;
   loss.reported = (real.sum + pad.sum) / (real.count + pad.count);
   if (real.count) loss.real_targets = real.sum / real.count;
@@ -176,7 +181,7 @@ DoctorFigures compute_figures(const DoctorBatch& d, bool shift) {
       if (d.is_pad[i]) fixed[i] = kIgnoreIndex;
     Scored fixed_real, fixed_pad;
     std::vector<Scored> fixed_rows(d.B);
-    score(d, fixed, shift, fixed_real, fixed_pad, fixed_rows);
+    score(d, fixed, V, shift, fixed_real, fixed_pad, fixed_rows);
     if (fixed_real.count) loss.without_pad_targets = fixed_real.sum / fixed_real.count;
   }
   f.loss = loss;
