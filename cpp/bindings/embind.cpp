@@ -7,6 +7,8 @@
 //   run(command, json)                 -> answer JSON (or {"error":{"field","message"}})
 //   benchRun(command, json, iterations) -> total milliseconds for `iterations` calls, timed inside
 //                                          wasm so the JS<->wasm string copies are excluded
+//   doctor(text, optionsJson)          -> the batch doctor on pasted text as it is (api.hpp)
+//   benchDoctor(text, optionsJson, iterations) -> like benchRun, for doctor
 
 #include "api.hpp"
 
@@ -69,9 +71,37 @@ double bench_run(std::string command, std::string json, int iterations) {
   }
 }
 
+std::string doctor(std::string text, std::string options) {
+  try {
+    return masklab::run_doctor(text, options).json;
+  } catch (const std::exception& e) {
+    return error_json("internal", e.what());
+  } catch (...) {
+    return error_json("internal", "unexpected failure in the core");
+  }
+}
+
+double bench_doctor(std::string text, std::string options, int iterations) {
+  try {
+    size_t checksum = 0;
+    const double start = emscripten_get_now();
+    for (int i = 0; i < iterations; ++i) {
+      const masklab::ApiResult result = masklab::run_doctor(text, options);
+      if (!result.ok) return -1.0;
+      checksum += result.json.size();
+    }
+    const double elapsed = emscripten_get_now() - start;
+    return checksum == 0 && iterations > 0 ? -1.0 : elapsed;
+  } catch (...) {
+    return -1.0;
+  }
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(masklab) {
   emscripten::function("run", &run);
   emscripten::function("benchRun", &bench_run);
+  emscripten::function("doctor", &doctor);
+  emscripten::function("benchDoctor", &bench_doctor);
 }

@@ -8,8 +8,9 @@
 // masklab::run_command — the same entry point the WebAssembly module calls, so both give identical
 // answers — and prints the JSON answer plus a newline on stdout (exit 0).
 // On any failure it prints exactly ONE line on stderr, `masklab: <field>: <message>`, and exits 2.
-// `doctor` reads pasted text rather than JSON: its flags and the text become the command's JSON
-// request here, and a text it cannot read is reported as `masklab: <FILE>: line L, column C: …`.
+// `doctor` reads pasted text rather than JSON: the text goes to masklab::run_doctor unchanged and
+// the flags become its options; a text it cannot read is reported as `masklab: <FILE>: line L,
+// column C: …`.
 // Whatever the doctor finds, it exits 0.
 //
 // This file is only argument handling and I/O. It knows nothing about padding, labels or loss and
@@ -147,7 +148,7 @@ bool parse_int(std::string_view text, int& out) {
   return true;
 }
 
-// masklab doctor [FILE] [flags]: the flags and the text become the doctor command's JSON request.
+// masklab doctor [FILE] [flags]: the flags become the doctor's options; the text goes over as it is.
 int run_doctor(int argc, char** argv) {
   masklab::Json request = masklab::Json::object();
   const char* path = nullptr;
@@ -188,8 +189,7 @@ int run_doctor(int argc, char** argv) {
   }
   std::string text, source;
   if (const int code = read_input(path, text, source); code >= 0) return code;
-  request.set("text", masklab::Json::string(std::move(text)));
-  const masklab::ApiResult result = masklab::run_command("doctor", masklab::to_json(request));
+  const masklab::ApiResult result = masklab::run_doctor(text, masklab::to_json(request));
   // The text's own errors name a line and column of FILE: say which file.
   if (!result.ok) return fail(result.field == "text" ? source : result.field, result.message);
   return print_answer(result.json);

@@ -19,4 +19,10 @@ struct ApiResult {
 // command: "collate" | "loss" | "accumulate" | "attention" | "inspect" | "doctor".
 ApiResult run_command(std::string_view command, std::string_view request_json);
 
+// The batch doctor on pasted text as it is (print(batch) output, JSON or JSONL) with its options as
+// a JSON object ({"pad_token_id": 2, …}, every doctor field but "text"). The same answer as
+// run_command("doctor", {"text": …, …}), without escaping megabytes of text into JSON and parsing
+// them back: the CLI hands a FILE's bytes over unchanged, the page its paste.
+ApiResult run_doctor(std::string_view text, std::string_view options_json);
+
 }  // namespace masklab

@@ -84,7 +84,7 @@ std::string cell_name(const DoctorBatch& d, int b, int t) {
 }
 
 // Copies field f (same geometry as the grid) into a [B,T] buffer, checking every value with
-// `accept` (which names what is wrong, or returns "" when the value is fine).
+// `accept` (which names what is wrong, or returns nullptr when the value is fine).
 template <class Accept>
 std::vector<int> fill_grid(const DoctorBatch& d, const PastedField& f, int absent, Accept accept) {
   std::vector<int> out(static_cast<size_t>(d.B) * d.T, absent);
@@ -92,8 +92,8 @@ std::vector<int> fill_grid(const DoctorBatch& d, const PastedField& f, int absen
   for (int b = 0; b < d.B; ++b)
     for (int t = 0; t < d.length[b]; ++t, ++i) {
       const double x = f.values[i];
-      const std::string problem = accept(x);
-      if (!problem.empty()) refuse(f, cell_name(d, b, t) + " is " + (std::isnan(x) ? std::string("nan") : std::to_string(x)) + "; " + problem);
+      if (const char* problem = accept(x))
+        refuse(f, cell_name(d, b, t) + " is " + (std::isnan(x) ? std::string("nan") : std::to_string(x)) + "; " + problem);
       out[d.at(b, t)] = static_cast<int>(x);
     }
   return out;
@@ -101,11 +101,8 @@ std::vector<int> fill_grid(const DoctorBatch& d, const PastedField& f, int absen
 
 bool whole(double x) { return std::isfinite(x) && x == std::floor(x) && std::fabs(x) < 2147483648.0; }
 
-std::string id_problem(double x) {
-  if (!whole(x) || x < 0) return "token ids are whole numbers >= 0";
-  return "";
-}
-std::string int_problem(double x) { return whole(x) ? "" : "expected whole numbers"; }
+const char* id_problem(double x) { return whole(x) && x >= 0 ? nullptr : "token ids are whole numbers >= 0"; }
+const char* int_problem(double x) { return whole(x) ? nullptr : "expected whole numbers"; }
 
 MaskKind classify_mask(const std::vector<double>& values) {
   bool binary = true, ids = true, additive = true, negative = false;

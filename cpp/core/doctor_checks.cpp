@@ -47,9 +47,16 @@ const std::vector<DoctorCheck>& doctor_checks() {
 
 std::string needs_nothing(const CheckContext&) { return ""; }
 
+void FindingCells::add_row(int b) {
+  if (in_row_[b]) return;
+  in_row_[b] = 1;
+  // Cells arrive row by row, so the list stays sorted; a row added out of order is placed.
+  rows_.insert(std::upper_bound(rows_.begin(), rows_.end(), b), b);
+}
+
 void FindingCells::add(int b, int t) {
   ++count_;
-  rows_.insert(b);
+  add_row(b);
   if (positions_.size() < static_cast<size_t>(kMaxFindingPositions))
     positions_.emplace_back(batch_.row_index[b], batch_.position_index[t]);
 }

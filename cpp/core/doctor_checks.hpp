@@ -5,7 +5,6 @@
 // this header is their shared vocabulary, doctor_checks.cpp the list and the helpers.
 #pragma once
 
-#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -57,12 +56,12 @@ const std::vector<DoctorCheck>& doctor_checks();
 // positions in printed indices, and the total count for the message.
 class FindingCells {
  public:
-  explicit FindingCells(const DoctorBatch& batch) : batch_(batch) {}
+  explicit FindingCells(const DoctorBatch& batch) : batch_(batch), in_row_(batch.B, 0) {}
   void add(int b, int t);
-  void add_row(int b) { rows_.insert(b); }
+  void add_row(int b);
   int count() const { return count_; }
   bool empty() const { return count_ == 0 && rows_.empty(); }
-  const std::set<int>& rows() const { return rows_; }
+  const std::vector<int>& rows() const { return rows_; }  // visible rows, in order
   // "rows 0, 2 and -1" (printed indices; long lists end "… and 12 more").
   std::string rows_text() const;
   Finding finding(std::string id, Severity severity, std::string message, std::string fix,
@@ -70,7 +69,8 @@ class FindingCells {
 
  private:
   const DoctorBatch& batch_;
-  std::set<int> rows_;  // visible rows
+  std::vector<char> in_row_;  // [B] whether row b is among rows_
+  std::vector<int> rows_;     // visible rows, in the order first met
   std::vector<std::pair<int, int>> positions_;
   int count_ = 0;
 };

@@ -2,6 +2,7 @@
 #include "doctor_figures.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "batch.hpp"
 #include "figures.hpp"
@@ -55,14 +56,28 @@ Batch model_batch(const DoctorBatch& d, const std::vector<int>& labels, std::vec
 }
 
 // The distinct ids the pasted cells use (inputs and trained labels): the bigram's vocabulary.
+// A bitmap when the ids are below 2^24 (every tokenizer's are); sorting otherwise.
 int vocabulary_size(const DoctorBatch& d) {
   std::vector<int> ids;
+  int largest = 0;
   for (int b = 0; b < d.B; ++b)
     for (int t = 0; t < d.length[b]; ++t) {
       ids.push_back(d.input_ids[d.at(b, t)]);
       const int y = (*d.labels)[d.at(b, t)];
-      if (y != kIgnoreIndex) ids.push_back(y);
+      if (y >= 0) ids.push_back(y);
     }
+  for (int id : ids) largest = std::max(largest, id);
+  if (largest < (1 << 24)) {
+    std::vector<std::uint64_t> seen(static_cast<size_t>(largest) / 64 + 1, 0);
+    int distinct = 0;
+    for (int id : ids) {
+      std::uint64_t& word = seen[static_cast<size_t>(id) / 64];
+      const std::uint64_t bit = 1ull << (id % 64);
+      distinct += (word & bit) ? 0 : 1;
+      word |= bit;
+    }
+    return distinct;
+  }
   std::sort(ids.begin(), ids.end());
   return static_cast<int>(std::unique(ids.begin(), ids.end()) - ids.begin());
 }

@@ -124,13 +124,19 @@ std::optional<int> optional_int_field(const ObjectReader& r, const char* key) {
 
 }  // namespace
 
-DoctorRequest decode_doctor(const Json& request) {
-  ObjectReader r(request, "", {"text", "pad_token_id", "eos_token_id", "end_of_turn_id", "encoder",
-                               "prompt_completion", "view"});
+namespace {
+
+DoctorRequest decode_fields(const Json& request, bool with_text) {
+  std::vector<std::string_view> fields = {"pad_token_id", "eos_token_id", "end_of_turn_id", "encoder",
+                                          "prompt_completion", "view"};
+  if (with_text) fields.push_back("text");
+  ObjectReader r(request, "", fields);
   DoctorRequest out;
-  const Json* text = r.get("text");
-  if (!text) throw InputError("text", "is missing; paste what print(batch) printed, a JSON object or JSON lines");
-  out.text = read_string(*text, "text");
+  if (with_text) {
+    const Json* text = r.get("text");
+    if (!text) throw InputError("text", "is missing; paste what print(batch) printed, a JSON object or JSON lines");
+    out.text = read_string(*text, "text");
+  }
   out.options.pad_token_id = optional_int_field(r, "pad_token_id");
   out.options.eos_token_id = optional_int_field(r, "eos_token_id");
   out.options.end_of_turn_id = optional_int_field(r, "end_of_turn_id");
@@ -151,6 +157,11 @@ DoctorRequest decode_doctor(const Json& request) {
   }
   return out;
 }
+
+}  // namespace
+
+DoctorRequest decode_doctor(const Json& request) { return decode_fields(request, true); }
+DoctorRequest decode_doctor_options(const Json& options) { return decode_fields(options, false); }
 
 Json encode_doctor(const DoctorReport& report, const std::optional<DoctorView>& view) {
   Json findings = Json::array();

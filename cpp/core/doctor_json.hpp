@@ -27,6 +27,8 @@ struct DoctorRequest {
 };
 
 DoctorRequest decode_doctor(const Json& request);
+// The same fields without "text", for run_doctor (api.hpp), which takes the text on its own.
+DoctorRequest decode_doctor_options(const Json& options);
 
 // {"findings": [...], "checks_run": [...], "checks_skipped": [...], "figures": {...}} and, when a
 // view is asked for, "batch": the window's cells.

@@ -503,7 +503,7 @@ class Reader {
         } else {
           if (kind == Kind::Lists) fail("this list mixes numbers and lists");
           kind = Kind::Numbers;
-          f.values.push_back(read_number(f));
+          f.values.push_back(read_small_int() ? small_int_ : read_number(f));
           ++items;
         }
         skip_space();
@@ -546,37 +546,55 @@ class Reader {
                         (in_tensor ? "; a printed tensor is rectangular" : ""));
   }
 
+  // The common case, inlined: an integer of up to 9 digits followed by a delimiter (ids, masks,
+  // -100). Leaves pos_ alone and returns false for anything else, which read_number then reads.
+  double small_int_ = 0;
+  bool read_small_int() {
+    size_t p = pos_;
+    const bool negative = p < text_.size() && text_[p] == '-';
+    if (negative) ++p;
+    const size_t first = p;
+    std::int64_t v = 0;
+    while (p < text_.size() && is_digit(text_[p]) && p - first < 9) v = v * 10 + (text_[p++] - '0');
+    if (p == first || (p < text_.size() && (is_digit(text_[p]) || text_[p] == '.' || text_[p] == 'e' || text_[p] == 'E')))
+      return false;
+    if (++numbers_ > kMaxPastedNumbers) {
+      --numbers_;
+      return false;  // read_number counts it again and refuses it there
+    }
+    pos_ = p;
+    small_int_ = static_cast<double>(negative ? -v : v);
+    return true;
+  }
+
   double read_number(PastedField& f) {
     if (++numbers_ > kMaxPastedNumbers)
       fail("more than " + std::to_string(kMaxPastedNumbers) +
            " numbers in all, more than the doctor reads at once; paste a smaller batch");
     const size_t start = pos_;
-    if (starts("True") || starts("true")) {
-      pos_ += 4;
-      return 1;
-    }
-    if (starts("False") || starts("false")) {
-      pos_ += 5;
-      return 0;
-    }
     const bool negative = cur() == '-';
     if (negative) ++pos_;
-    if (starts("inf")) {
-      pos_ += 3;
-      f.floating = true;
-      return negative ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
+    if (!is_digit(cur())) {  // words are rare: checked only when no digit comes
+      if (!negative && (starts("True") || starts("true"))) {
+        pos_ += 4;
+        return 1;
+      }
+      if (!negative && (starts("False") || starts("false"))) {
+        pos_ += 5;
+        return 0;
+      }
+      if (starts("Infinity") || starts("inf")) {
+        pos_ += starts("Infinity") ? 8 : 3;
+        f.floating = true;
+        return negative ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
+      }
+      if (!negative && (starts("nan") || starts("NaN"))) {
+        pos_ += 3;
+        f.floating = true;
+        return std::numeric_limits<double>::quiet_NaN();
+      }
+      fail_at(start, "expected a number; " + found());
     }
-    if (starts("Infinity")) {
-      pos_ += 8;
-      f.floating = true;
-      return negative ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
-    }
-    if (!negative && (starts("nan") || starts("NaN"))) {
-      pos_ += 3;
-      f.floating = true;
-      return std::numeric_limits<double>::quiet_NaN();
-    }
-    if (!is_digit(cur())) fail_at(start, "expected a number; " + found());
     std::uint64_t mantissa = 0;
     int digits = 0;
     while (is_digit(cur())) {

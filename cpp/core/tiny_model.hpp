@@ -22,8 +22,8 @@ constexpr double kBigramSmoothing = 0.1;
 std::vector<double> bigram_logits(const Batch& batch, int V, bool shift);
 
 // The same bigram's loss at every scored position, without the [B,T,V] logits: what
-// bigram_logits followed by cross_entropy gives (a test holds them equal), in O(N log N) time and
-// O(N) memory for N = B·T, so a 64 × 4096 batch with Llama-sized ids can be scored. Ids may be
+// bigram_logits followed by cross_entropy gives (a test holds them equal), in O(N) time and
+// memory for N = B·T (a radix sort of the scored pairs), so a 64 × 4096 batch with Llama-sized ids can be scored. Ids may be
 // any values >= 0 (no renumbering needed); V is the vocabulary the smoothing spreads over.
 // Returns [B,T]: -log P(label at the scored position | input_ids[b][t]), 0 where none is scored.
 // Example: one pair (5 -> 6), V = 8: the loss at that position is ln(1.8 / 1.1).
