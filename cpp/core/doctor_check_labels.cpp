@@ -6,18 +6,24 @@
 //   zero-target-rows  rows the loss scores nothing in
 //   truncated-rows    full rows that do not end with an end token while others do
 #include <algorithm>
+#include <cstdio>
 #include <string>
 #include <tuple>
 
 #include "batch.hpp"
 #include "doctor_checks.hpp"
-#include "json.hpp"
 
 namespace masklab {
 
 namespace {
 
-std::string percent(double share) { return format_number(static_cast<double>(static_cast<long long>(share * 1000 + 0.5)) / 10) + "%"; }
+// "45.5%" and "0.6789": figures quoted in messages are rounded; the figures keep every digit.
+std::string fixed(double x, int decimals) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.*f", decimals, x);
+  return text;
+}
+std::string percent(double share) { return fixed(share * 100, 1) + "%"; }
 
 // The token-mean figures the pad findings quote: targets at pads, the dilution factor.
 std::string dilution_text(const DoctorFigures& f) {
@@ -26,8 +32,8 @@ std::string dilution_text(const DoctorFigures& f) {
                   " scored targets are pads, so each real token's weight in the mean shrinks to " +
                   percent(*f.dilution_factor) + " of what it should be";
   if (f.loss && f.loss->without_pad_targets)
-    s += " and the tiny bigram model's reported loss drops from " + format_number(*f.loss->without_pad_targets) +
-         " to " + format_number(f.loss->reported);
+    s += " and the tiny bigram model's reported loss drops from " + fixed(*f.loss->without_pad_targets, 4) +
+         " to " + fixed(f.loss->reported, 4);
   return s + ".";
 }
 
@@ -97,8 +103,8 @@ void check_pad_labels(const CheckContext& c, std::vector<Finding>& out) {
     message += " (With pad == eos the first pad's label does teach EOS after the last real token; the rest only "
                "teach pad after pad.)";
   out.push_back(cells.finding("pad-trained", Severity::Error, std::move(message),
-                              "Set labels to -100 wherever attention_mask is 0 (by position, as DataCollatorForSeq2Seq "
-                              "and TRL's collator do).",
+                              "Set the label of every pad position to -100, by position (from the lengths, as "
+                              "DataCollatorForSeq2Seq and TRL's collator do), never by token id.",
                               exercise_ids::kPadsScored));
 }
 

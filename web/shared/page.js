@@ -17,6 +17,7 @@ export const NAV = [
   { href: './dilution.html', label: 'Loss dilution', id: 'dilution' },
   { href: './lab.html', label: 'Normalization lab', id: 'lab' },
   { href: './practice.html', label: 'Interview practice', id: 'practice' },
+  { href: './doctor.html', label: 'Batch doctor', id: 'doctor' },
   { href: './authors.html', label: 'For course authors', id: 'authors' },
 ];
 
