@@ -17,7 +17,7 @@ namespace {
 
 const char* kPackedNeed = "packed rows (cu_seq_lens, seq_lens, seq_idx, or position_ids that restart)";
 
-std::string packed_where(const DoctorBatch& d) { return "packed rows (boundaries from " + d.packing_source + ")"; }
+std::string packed_where(const DoctorBatch& d) { return "packed rows (their boundaries come from " + d.packing_source + ")"; }
 
 }  // namespace
 
@@ -64,7 +64,7 @@ void check_packed_positions(const CheckContext& c, std::vector<Finding>& out) {
     out.push_back(starts.finding(
         "packed-positions", Severity::Error,
         "position_ids do not restart at 0 at " + count_of(starts.count(), "packed example start", "packed example starts") +
-            " in " + starts.rows_text() + " (" + packed_where(d) +
+            " in " + starts.rows_text() + " (the boundaries come from " + d.packing_source +
             "): RoPE sees one long document, and the attention paths that find boundaries from position_ids "
             "(FlashAttention-2's varlen path, SDPA since transformers PR #39194) find none there.",
         "Restart position_ids at 0 for every packed example.", exercise_ids::kPacking));

@@ -154,8 +154,8 @@ DoctorFigures compute_figures(const DoctorBatch& d, bool shift) {
     if (real_tokens + pads > 0) f.pad_share = static_cast<double>(pads) / (real_tokens + pads);
   }
   if (!have_labels) {
-    f.loss_note = d.row_labels ? "one label per row (sequence classification): no token targets to count"
-                               : "no labels: nothing is scored";
+    f.loss_note = d.row_labels ? "One label per row (sequence classification): no token targets to count."
+                               : "No labels: nothing is scored.";
     return f;
   }
   f.targets = targets;
@@ -173,7 +173,7 @@ DoctorFigures compute_figures(const DoctorBatch& d, bool shift) {
     if (*row.targets > 0) row.weight_per_example = 1.0 / d.B;
   }
   if (targets == 0) {
-    f.loss_note = "no label is scored: a token-mean loss is 0/0 (NaN in PyTorch)";
+    f.loss_note = "No label is scored: a token-mean loss is 0/0 (NaN in PyTorch).";
     return f;
   }
 
@@ -200,9 +200,9 @@ DoctorFigures compute_figures(const DoctorBatch& d, bool shift) {
     if (fixed_real.count) loss.without_pad_targets = fixed_real.sum / fixed_real.count;
   }
   f.loss = loss;
-  f.loss_note = "a bigram model fitted on exactly the pairs these labels score (add-0.1 smoothing over the ids "
+  f.loss_note = "A bigram model fitted on exactly the pairs these labels score (add-0.1 smoothing over the ids "
                 "the batch uses): like a real model it learns whatever the labels ask, so pad-after-pad "
-                "targets become easy and pull the reported mean down";
+                "targets become easy and pull the reported mean down.";
   return f;
 }
 

@@ -35,9 +35,9 @@ const TEXT = {
   tooLongForLink: (n) => `This batch (${n.toLocaleString('en')} characters) is too long to keep in the link; the link keeps the options only.`,
   urlProblems: 'Some of the link’s settings could not be used:',
   announce: (verdict, first) => (first ? `${verdict} First: ${first}` : verdict),
-  caption: (input) => `The pasted batch, rows ${input.rowLabels.join(', ')}`,
+  caption: (input) => `The pasted batch, ${rowsText(input.rowLabels)}`,
   window: (input) =>
-    `Showing rows ${input.rowLabels.join(', ')} and positions ${ranges(input.positionLabels)}` +
+    `Showing ${rowsText(input.rowLabels)} and positions ${ranges(input.positionLabels)}` +
     (input.hidden.rows || input.hidden.positions ? ' of the batch' : '') +
     '. The cells the selected finding is about are outlined and marked ⚑.',
   gridNone: 'This finding is about the batch as a whole; the grid shows its first rows.',
@@ -47,6 +47,8 @@ const TEXT = {
   familyFailed: (message) => `The tokenizer could not be loaded: ${message}. The grid shows ids.`,
   exampleLoaded: (title) => `Loaded the example “${title}”.`,
 };
+
+const rowsText = (rows) => (rows.length === 1 ? `row ${rows[0]}` : `rows ${rows.join(', ')}`);
 
 // "0 to 2 and -3 to -1": runs of consecutive positions (PyTorch's "..." splits them).
 function ranges(positions) {
