@@ -30,86 +30,65 @@ Batch row_batch(const DoctorBatch& d, int b) {
   return one;
 }
 
-// The batch for the bigram: every row cut at PyTorch's "...", so no pair spans the gap, and
-// `owner` maps each of its rows back to the pasted row. Cells a row lacks are never scored.
-Batch model_batch(const DoctorBatch& d, const std::vector<int>& labels, std::vector<int>& owner) {
-  Batch m;
-  std::vector<std::pair<int, int>> pieces;  // (row, first position) of each piece
-  for (int b = 0; b < d.B; ++b) {
-    pieces.emplace_back(b, 0);
-    if (d.position_gap > 0 && d.position_gap < d.length[b]) pieces.emplace_back(b, d.position_gap);
-  }
-  m.B = static_cast<int>(pieces.size());
-  m.T = d.T;
-  m.input_ids.assign(static_cast<size_t>(m.B) * m.T, 0);
-  m.labels.assign(static_cast<size_t>(m.B) * m.T, kIgnoreIndex);
-  for (int p = 0; p < m.B; ++p) {
-    const auto [b, start] = pieces[p];
-    const int end = start == 0 && d.position_gap > 0 ? std::min(d.position_gap, d.length[b]) : d.length[b];
-    for (int t = start; t < end; ++t) {
-      m.input_ids[m.at(p, t - start)] = d.input_ids[d.at(b, t)];
-      m.labels[m.at(p, t - start)] = labels[d.at(b, t)];
-    }
-    owner.push_back(b);
-  }
-  return m;
-}
-
 // The distinct ids the pasted cells use (inputs and trained labels): the bigram's vocabulary.
-// A bitmap when the ids are below 2^24 (every tokenizer's are); sorting otherwise.
+// A bitmap when the ids are below 2^24 (every tokenizer's are); a sorted list otherwise.
 int vocabulary_size(const DoctorBatch& d) {
-  std::vector<int> ids;
   int largest = 0;
-  for (int b = 0; b < d.B; ++b)
-    for (int t = 0; t < d.length[b]; ++t) {
-      ids.push_back(d.input_ids[d.at(b, t)]);
-      const int y = (*d.labels)[d.at(b, t)];
-      if (y >= 0) ids.push_back(y);
-    }
-  for (int id : ids) largest = std::max(largest, id);
+  auto each_id = [&](auto visit) {
+    for (int b = 0; b < d.B; ++b)
+      for (int t = 0; t < d.length[b]; ++t) {
+        visit(d.input_ids[d.at(b, t)]);
+        if ((*d.labels)[d.at(b, t)] >= 0) visit((*d.labels)[d.at(b, t)]);
+      }
+  };
+  each_id([&](int id) { largest = std::max(largest, id); });
   if (largest < (1 << 24)) {
     std::vector<std::uint64_t> seen(static_cast<size_t>(largest) / 64 + 1, 0);
     int distinct = 0;
-    for (int id : ids) {
+    each_id([&](int id) {
       std::uint64_t& word = seen[static_cast<size_t>(id) / 64];
       const std::uint64_t bit = 1ull << (id % 64);
       distinct += (word & bit) ? 0 : 1;
       word |= bit;
-    }
+    });
     return distinct;
   }
+  std::vector<int> ids;
+  each_id([&](int id) { ids.push_back(id); });
   std::sort(ids.begin(), ids.end());
   return static_cast<int>(std::unique(ids.begin(), ids.end()) - ids.begin());
 }
 
-struct Scored {
-  double sum = 0;
-  int count = 0;
+// Every pair the loss scores, as the bigram's input: (input id at t, label at the scored
+// position), held out when that position is a pad. Pairs never span PyTorch's "...".
+struct ScoredPairs {
+  std::vector<BigramPair> pairs;
+  std::vector<int> row;          // [pairs] the pasted row
 };
 
-// Fits the bigram on `labels` over a vocabulary of V ids, scores every target, and splits the sums by where the target
-// sits (a pad or a real token) and by pasted row.
-void score(const DoctorBatch& d, const std::vector<int>& labels, int V, bool shift, Scored& real, Scored& pad,
-           std::vector<Scored>& rows) {
-  std::vector<int> owner;
-  const Batch m = model_batch(d, labels, owner);
-  const std::vector<double> losses = bigram_target_losses(m, V, shift);
-  // The piece's cells in the pasted grid: piece p starts at position 0 or at the gap.
-  for (int p = 0; p < m.B; ++p) {
-    const int b = owner[p];
-    const int offset = p > 0 && owner[p - 1] == b ? d.position_gap : 0;
-    for (int t = 0; t < m.T; ++t) {
+ScoredPairs scored_pairs(const DoctorBatch& d, bool shift) {
+  ScoredPairs out;
+  for (int b = 0; b < d.B; ++b)
+    for (int t = 0; t < d.length[b]; ++t) {
       const int src = shift ? t + 1 : t;
-      if (src >= m.T || m.labels[m.at(p, src)] == kIgnoreIndex) continue;
-      const double nll = losses[m.at(p, t)];
-      Scored& where = d.is_pad[d.at(b, src + offset)] ? pad : real;
-      where.sum += nll;
-      ++where.count;
-      rows[b].sum += nll;
-      ++rows[b].count;
+      if (src >= d.length[b] || (shift && src == d.position_gap)) continue;
+      const int y = (*d.labels)[d.at(b, src)];
+      if (y < 0) continue;
+      out.pairs.push_back({d.input_ids[d.at(b, t)], y, d.is_pad[d.at(b, src)] != 0});
+      out.row.push_back(b);
     }
-  }
+  return out;
 }
+
+struct Sum {
+  double total = 0;
+  int count = 0;
+  void add(double x) {
+    total += x;
+    ++count;
+  }
+  double mean() const { return total / count; }
+};
 
 }  // namespace
 
@@ -177,28 +156,26 @@ DoctorFigures compute_figures(const DoctorBatch& d, bool shift) {
     return f;
   }
 
-  const int V = vocabulary_size(d);
-  Scored real, pad;
-  std::vector<Scored> rows(d.B);
-  score(d, *d.labels, V, shift, real, pad, rows);
+  const ScoredPairs scored = scored_pairs(d, shift);
+  const BigramPairLosses fitted = bigram_pair_losses(scored.pairs, vocabulary_size(d));
+  Sum real, pad, kept;
+  std::vector<Sum> rows(d.B);
+  for (size_t i = 0; i < scored.pairs.size(); ++i) {
+    (scored.pairs[i].held_out ? pad : real).add(fitted.all[i]);
+    rows[scored.row[i]].add(fitted.all[i]);
+    if (!scored.pairs[i].held_out) kept.add(fitted.kept[i]);
+  }
   DoctorLossFigures loss;
-  loss.reported = (real.sum + pad.sum) / (real.count + pad.count);
-  if (real.count) loss.real_targets = real.sum / real.count;
-  if (pad.count) loss.pad_targets = pad.sum / pad.count;
+  loss.reported = (real.total + pad.total) / (real.count + pad.count);
+  if (real.count) loss.real_targets = real.mean();
+  if (pad.count) loss.pad_targets = pad.mean();
   if (all_rows_scored) {
     double mean_of_means = 0;
-    for (const Scored& r : rows) mean_of_means += r.sum / r.count;
+    for (const Sum& r : rows) mean_of_means += r.mean();
     loss.per_example_mean = mean_of_means / d.B;
   }
-  if (pad.count > 0) {
-    std::vector<int> fixed = *d.labels;
-    for (size_t i = 0; i < fixed.size(); ++i)
-      if (d.is_pad[i]) fixed[i] = kIgnoreIndex;
-    Scored fixed_real, fixed_pad;
-    std::vector<Scored> fixed_rows(d.B);
-    score(d, fixed, V, shift, fixed_real, fixed_pad, fixed_rows);
-    if (fixed_real.count) loss.without_pad_targets = fixed_real.sum / fixed_real.count;
-  }
+  // Refitted and scored with the pad labels set to -100: the same pairs minus the held-out ones.
+  if (pad.count > 0 && kept.count > 0) loss.without_pad_targets = kept.mean();
   f.loss = loss;
   f.loss_note = "A bigram model fitted on exactly the pairs these labels score (add-0.1 smoothing over the ids "
                 "the batch uses): like a real model it learns whatever the labels ask, so pad-after-pad "

@@ -39,16 +39,17 @@ std::vector<double> bigram_logits(const Batch& batch, int V, bool shift) {
 
 namespace {
 
-// A scored pair (input id, label) as one key, and the flat position it was scored at.
-struct ScoredPair {
+// A pair as one sortable key (input id, target id), with its index in the caller's list.
+struct KeyedPair {
   std::uint64_t key;
-  std::uint32_t at;
+  std::uint32_t index;
+  bool held_out;  // a copy, so the runs below never reach back into the caller's list
 };
 
 // Sorts by key: an LSD radix sort on 11-bit digits that skips every digit all keys share (ids
 // use well under 32 of the 64 bits). On a 64 × 4096 batch this is several times faster than a
 // comparison sort or a hash table, whose random probes miss the cache.
-void sort_by_key(std::vector<ScoredPair>& pairs) {
+void sort_by_key(std::vector<KeyedPair>& pairs) {
   constexpr int kBits = 11, kBuckets = 1 << kBits;
   std::uint64_t any = 0, all = ~0ull;
   for (const auto& p : pairs) {
@@ -56,7 +57,7 @@ void sort_by_key(std::vector<ScoredPair>& pairs) {
     all &= p.key;
   }
   const std::uint64_t varying = any ^ all;
-  std::vector<ScoredPair> buffer(pairs.size());
+  std::vector<KeyedPair> buffer(pairs.size());
   for (int shift = 0; shift < 64; shift += kBits) {
     if (((varying >> shift) & (kBuckets - 1)) == 0) continue;
     std::size_t count[kBuckets] = {};
@@ -72,51 +73,76 @@ void sort_by_key(std::vector<ScoredPair>& pairs) {
   }
 }
 
+// log(c + plus) for small integer counts, looked up: the same std::log of the same double, so
+// the same bits, without a call per pair.
+class CountLogs {
+ public:
+  explicit CountLogs(double plus) : plus_(plus), cache_(4096) {
+    for (std::size_t c = 0; c < cache_.size(); ++c) cache_[c] = std::log(static_cast<double>(c) + plus_);
+  }
+  double operator()(std::size_t c) const {
+    return c < cache_.size() ? cache_[c] : std::log(static_cast<double>(c) + plus_);
+  }
+
+ private:
+  double plus_;
+  std::vector<double> cache_;
+};
+
 }  // namespace
+
+BigramPairLosses bigram_pair_losses(const std::vector<BigramPair>& pairs, int V) {
+  std::vector<KeyedPair> keyed(pairs.size());
+  for (std::size_t i = 0; i < pairs.size(); ++i)
+    keyed[i] = {(static_cast<std::uint64_t>(static_cast<std::uint32_t>(pairs[i].input)) << 32) |
+                    static_cast<std::uint32_t>(pairs[i].target),
+                static_cast<std::uint32_t>(i), pairs[i].held_out};
+  sort_by_key(keyed);
+  BigramPairLosses out;
+  out.all.assign(pairs.size(), 0.0);
+  out.kept.assign(pairs.size(), 0.0);
+  const CountLogs log_total(kBigramSmoothing * V), log_count(kBigramSmoothing);
+  // Runs of one input id a; inside them, runs of one pair (a, y). Both fits count the same runs,
+  // the second without the held-out pairs: -log P(y | a) = log(n_a + k·V) - log(c_ay + k), as
+  // bigram_logits' table holds it.
+  for (std::size_t i = 0; i < keyed.size();) {
+    const std::uint64_t a = keyed[i].key >> 32;
+    std::size_t end_a = i, kept_a = 0;
+    for (; end_a < keyed.size() && (keyed[end_a].key >> 32) == a; ++end_a) kept_a += keyed[end_a].held_out ? 0 : 1;
+    const double total_all = log_total(end_a - i), total_kept = log_total(kept_a);
+    for (std::size_t j = i; j < end_a;) {
+      std::size_t end_pair = j, kept_pair = 0;
+      for (; end_pair < end_a && keyed[end_pair].key == keyed[j].key; ++end_pair)
+        kept_pair += keyed[end_pair].held_out ? 0 : 1;
+      const double nll_all = total_all - log_count(end_pair - j), nll_kept = total_kept - log_count(kept_pair);
+      for (std::size_t k = j; k < end_pair; ++k) {
+        const std::uint32_t index = keyed[k].index;
+        out.all[index] = nll_all;
+        if (!keyed[k].held_out) out.kept[index] = nll_kept;
+      }
+      j = end_pair;
+    }
+    i = end_a;
+  }
+  return out;
+}
 
 std::vector<double> bigram_target_losses(const Batch& batch, int V, bool shift) {
   const int B = batch.B, T = batch.T;
-  std::vector<ScoredPair> pairs;
+  std::vector<BigramPair> pairs;
+  std::vector<std::size_t> position;  // where each pair's loss goes: the logit position t
   for (int b = 0; b < B; ++b)
     for (int t = 0; t < T; ++t) {
       const int src = shift ? t + 1 : t;  // the label scored at logit t
       if (src >= T) continue;
       const int y = batch.labels[batch.at(b, src)];
       if (y < 0) continue;  // kIgnoreIndex (a negative label is never a target)
-      const auto a = static_cast<std::uint32_t>(batch.input_ids[batch.at(b, t)]);
-      pairs.push_back({(static_cast<std::uint64_t>(a) << 32) | static_cast<std::uint32_t>(y),
-                       static_cast<std::uint32_t>(batch.at(b, t))});
+      pairs.push_back({batch.input_ids[batch.at(b, t)], y, false});
+      position.push_back(static_cast<std::size_t>(batch.at(b, t)));
     }
-  sort_by_key(pairs);
+  const BigramPairLosses fitted = bigram_pair_losses(pairs, V);
   std::vector<double> losses(static_cast<std::size_t>(B) * T, 0.0);
-  const double smoothing_mass = kBigramSmoothing * V;
-  // Counts are small integers, so their logs repeat: look the first thousands up (the same
-  // std::log of the same double, so the same bits) instead of calling log per pair.
-  constexpr std::size_t kCached = 4096;
-  std::vector<double> log_count(kCached), log_total(kCached);
-  for (std::size_t c = 0; c < kCached; ++c) {
-    log_count[c] = std::log(static_cast<double>(c) + kBigramSmoothing);
-    log_total[c] = std::log(static_cast<double>(c) + smoothing_mass);
-  }
-  auto log_of = [](const std::vector<double>& cache, std::size_t c, double plus) {
-    return c < cache.size() ? cache[c] : std::log(static_cast<double>(c) + plus);
-  };
-  // Runs of one input id a (n_a pairs); inside them, runs of one pair (a, y) (c_ay pairs):
-  // -log P(y | a) = log(n_a + k·V) - log(c_ay + k), as bigram_logits' table holds it.
-  for (std::size_t i = 0; i < pairs.size();) {
-    const std::uint64_t a = pairs[i].key >> 32;
-    std::size_t end_a = i;
-    while (end_a < pairs.size() && (pairs[end_a].key >> 32) == a) ++end_a;
-    const double log_denominator = log_of(log_total, end_a - i, smoothing_mass);
-    for (std::size_t j = i; j < end_a;) {
-      std::size_t end_pair = j;
-      while (end_pair < end_a && pairs[end_pair].key == pairs[j].key) ++end_pair;
-      const double nll = log_denominator - log_of(log_count, end_pair - j, kBigramSmoothing);
-      for (std::size_t k = j; k < end_pair; ++k) losses[pairs[k].at] = nll;
-      j = end_pair;
-    }
-    i = end_a;
-  }
+  for (std::size_t i = 0; i < pairs.size(); ++i) losses[position[i]] = fitted.all[i];
   return losses;
 }
 

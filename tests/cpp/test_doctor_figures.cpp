@@ -132,3 +132,13 @@ TEST_CASE("the sparse bigram's one-pair example: ln(1.8 / 1.1)") {
   CHECK(losses[0] == doctest::Approx(std::log(1.8 / 1.1)).epsilon(kTolerance));
   CHECK(losses[1] == 0.0);
 }
+
+TEST_CASE("both fits from one sort: all pairs, and without the held-out ones") {
+  // (5→6) twice and (5→7) held out, V = 3: n_5 is 3 with all pairs, 2 without the held-out one.
+  const BigramPairLosses fitted = bigram_pair_losses({{5, 6, false}, {5, 6, false}, {5, 7, true}}, 3);
+  CHECK(fitted.all[0] == doctest::Approx(std::log(3.3 / 2.1)).epsilon(kTolerance));
+  CHECK(fitted.all[1] == doctest::Approx(std::log(3.3 / 2.1)).epsilon(kTolerance));
+  CHECK(fitted.all[2] == doctest::Approx(std::log(3.3 / 1.1)).epsilon(kTolerance));
+  CHECK(fitted.kept[0] == doctest::Approx(std::log(2.3 / 2.1)).epsilon(kTolerance));
+  CHECK(fitted.kept[2] == 0.0);
+}
