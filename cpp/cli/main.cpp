@@ -55,6 +55,8 @@ constexpr const char* kHelp =
     "  doctor      diagnose a batch as print(batch) printed it (or JSON / JSONL)\n"
     "\n"
     "FILE is a JSON request; without FILE, or with '-', the request is read from stdin.\n"
+    "The request and answer fields are listed in README.md; the rule behind each one, with its\n"
+    "library version and source, in docs/semantics.md.\n"
     "\n"
     "masklab doctor [FILE] [--pad-token-id N] [--eos-token-id N] [--end-of-turn-id N]\n"
     "               [--encoder] [--prompt-completion]\n"

@@ -35,6 +35,7 @@ AttentionResult attend(const AttentionInput& in) {
   check_finite(in.q, "q", T, D);
   check_finite(in.k, "k", T, D);
   check_finite(in.v, "v", T, D);
+  if (in.scale && !std::isfinite(*in.scale)) throw InputError("scale", "must be a finite number");
 
   AttentionResult r;
   const size_t btt = static_cast<size_t>(B) * T * T;
@@ -42,7 +43,10 @@ AttentionResult attend(const AttentionInput& in) {
   r.visible.assign(btt, 0);
   r.weights.assign(btt, 0.0);
   r.output.assign(btd, 0.0);
-  const double scale = 1.0 / std::sqrt(static_cast<double>(D));
+  // SDPA: scale_factor = 1 / sqrt(E) if scale is None else scale (E = head dim).
+  const double scale = in.scale ? *in.scale : 1.0 / std::sqrt(static_cast<double>(D));
+  r.scale = scale;
+  r.fully_masked_rows_are_nan = in.fully_masked_rows == FullyMaskedRows::NaN;
 
   for (int b = 0; b < B; ++b)
     for (int i = 0; i < T; ++i) {
@@ -63,7 +67,7 @@ AttentionResult attend(const AttentionInput& in) {
         r.visible[row + j] = vis ? 1 : 0;
         if (vis) m = std::max(m, s);
       }
-      if (m == -INFINITY) {  // nothing to read: zeros, listed, never NaN
+      if (m == -INFINITY) {  // nothing to read: zeros (or marked NaN), listed
         r.fully_masked_queries.emplace_back(b, i);
         continue;
       }

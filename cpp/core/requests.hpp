@@ -26,7 +26,8 @@ AttentionInput decode_attention(const Json& request);
 InspectInput decode_inspect(const Json& request);
 
 Json encode_batch(const Batch& batch, const CollateOptions& options);
-Json encode_loss(const LossResult& result, const LossInput& input);
+// with_gradient_values: write the [B][T][V] gradient itself (the summary fields always come).
+Json encode_loss(const LossResult& result, const LossInput& input, bool with_gradient_values = true);
 Json encode_accumulation(const AccumulationResult& result);
 Json encode_attention(const AttentionResult& result, int B, int T, int D, bool with_scores = true);
 Json encode_inspect(const InspectResult& result, const InspectInput& input);

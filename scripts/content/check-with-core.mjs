@@ -1,5 +1,5 @@
-// check-with-core.mjs — the prose of an exercise, checked against the core (anchors.md B.9 #6:
-// "make prose numbers executable").
+// check-with-core.mjs — the prose of an exercise, checked against the core, so that every number
+// in a lesson comes from a request the test suite runs.
 //
 //   const problems = checkWithCore(compiled, core);   // compiled = createExerciseCompiler(...).compile(...)
 //
