@@ -323,7 +323,7 @@ std::vector<std::pair<int, int>> pad_id_runs(const DoctorBatch& d, int pad, cons
 
 IgnoreReason ignore_reason(const DoctorBatch& d, int b, int t, std::optional<int> pad_token_id) {
   const int i = d.at(b, t);
-  if (!d.labels || (*d.labels)[i] != kIgnoreIndex) return IgnoreReason::None;
+  if (!d.labels || is_trained_label((*d.labels)[i])) return IgnoreReason::None;
   if (d.is_pad[i]) return IgnoreReason::Padding;
   if (d.segment_start[i]) return IgnoreReason::Boundary;
   if ((d.completion_mask && (*d.completion_mask)[i] == 0) || (d.assistant_masks && (*d.assistant_masks)[i] == 0))

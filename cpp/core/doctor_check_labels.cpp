@@ -123,8 +123,8 @@ void check_eos_masked(const CheckContext& c, std::vector<Finding>& out) {
   for (int b = 0; b < d.B; ++b)
     for (int t = 1; t < d.length[b]; ++t) {
       const int i = d.at(b, t);
-      if (!d.real(b, t) || !c.is_end(d.input_ids[i]) || labels[i] != kIgnoreIndex) continue;
-      if (!d.adjacent(b, t - 1) || !d.real(b, t - 1) || labels[d.at(b, t - 1)] == kIgnoreIndex) continue;
+      if (!d.real(b, t) || !c.is_end(d.input_ids[i]) || is_trained_label(labels[i])) continue;
+      if (!d.adjacent(b, t - 1) || !d.real(b, t - 1) || !is_trained_label(labels[d.at(b, t - 1)])) continue;
       // Pre-shifted labels put the end token one position early: pre-shifted says that.
       if (labels[d.at(b, t - 1)] == d.input_ids[i]) continue;
       cells.add(b, t);
@@ -160,7 +160,7 @@ void check_pre_shifted(const CheckContext& c, std::vector<Finding>& out) {
   for (int b = 0; b < d.B; ++b)
     for (int t = 0; t + 1 < d.length[b]; ++t) {
       const int i = d.at(b, t);
-      if (!d.real(b, t) || labels[i] == kIgnoreIndex || !d.adjacent(b, t) || !d.real(b, t + 1)) continue;
+      if (!d.real(b, t) || !is_trained_label(labels[i]) || !d.adjacent(b, t) || !d.real(b, t + 1)) continue;
       ++pairs;
       if (labels[i] == d.input_ids[i]) ++same;
       if (labels[i] == d.input_ids[d.at(b, t + 1)]) {
@@ -200,7 +200,7 @@ void check_prompt_trained(const CheckContext& c, std::vector<Finding>& out) {
     for (int b = 0; b < d.B; ++b)
       for (int t = 0; t < d.length[b]; ++t) {
         const int i = d.at(b, t);
-        if (d.real(b, t) && (**mask)[i] == 0 && labels[i] != kIgnoreIndex) cells.add(b, t);
+        if (d.real(b, t) && (**mask)[i] == 0 && is_trained_label(labels[i])) cells.add(b, t);
       }
     reported = true;
     if (cells.empty()) continue;
@@ -219,7 +219,7 @@ void check_prompt_trained(const CheckContext& c, std::vector<Finding>& out) {
     bool all_trained = false;
     for (int t = 1; t < d.length[b]; ++t) {
       if (!d.real(b, t)) continue;
-      if (labels[d.at(b, t)] == kIgnoreIndex) {
+      if (!is_trained_label(labels[d.at(b, t)])) {
         all_trained = false;
         break;
       }
@@ -249,7 +249,7 @@ void check_zero_target_rows(const CheckContext& c, std::vector<Finding>& out) {
   if (d.labels_elsewhere) {
     for (int b = 0; b < d.B; ++b) {
       bool any = false;
-      for (int t = 0; t < d.target_length[b]; ++t) any = any || d.targets_grid[b * d.target_T + t] != kIgnoreIndex;
+      for (int t = 0; t < d.target_length[b]; ++t) any = any || is_trained_label(d.targets_grid[b * d.target_T + t]);
       if (!any) cells.add_row(b);
     }
   } else {

@@ -92,7 +92,7 @@ void check_packed_boundary_labels(const CheckContext& c, std::vector<Finding>& o
   for (int b = 0; b < d.B; ++b)
     for (int t = 1; t < d.length[b]; ++t) {
       const int i = d.at(b, t);
-      if (!d.segment_start[i] || labels[i] == kIgnoreIndex) continue;
+      if (!d.segment_start[i] || !is_trained_label(labels[i])) continue;
       cells.add(b, t);
       if (first_id < 0) first_id = d.input_ids[i];
       same_first = same_first && d.input_ids[i] == first_id;
@@ -159,7 +159,7 @@ void check_packed_without_boundaries(const CheckContext& c, std::vector<Finding>
     for (int t = 0; t + 1 < d.length[b]; ++t) {
       const int i = d.at(b, t);
       if (d.input_ids[i] != eos || !d.real(b, t) || !d.adjacent(b, t) || !d.real(b, t + 1)) continue;
-      if (labels[d.at(b, t + 1)] == kIgnoreIndex) continue;
+      if (!is_trained_label(labels[d.at(b, t + 1)])) continue;
       cells.add(b, t);
     }
   if (cells.empty()) return;

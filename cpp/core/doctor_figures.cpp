@@ -17,6 +17,7 @@ Batch row_batch(const DoctorBatch& d, int b) {
   Batch one;
   one.B = 1;
   one.T = d.length[b];
+  one.L = one.T;  // labels aligned with input_ids
   for (int t = 0; t < one.T; ++t) {
     const int i = d.at(b, t);
     const bool pad = d.is_pad[i] != 0;
@@ -24,8 +25,9 @@ Batch row_batch(const DoctorBatch& d, int b) {
     one.input_ids.push_back(d.input_ids[i]);
     one.labels.push_back(label);
     one.is_pad.push_back(pad ? 1 : 0);
-    one.label_reasons.push_back(label != kIgnoreIndex ? IgnoreReason::None
-                                                      : pad ? IgnoreReason::Padding : IgnoreReason::Given);
+    one.label_is_pad.push_back(pad ? 1 : 0);
+    one.label_reasons.push_back(is_trained_label(label) ? IgnoreReason::None
+                                                        : pad ? IgnoreReason::Padding : IgnoreReason::Given);
   }
   return one;
 }
