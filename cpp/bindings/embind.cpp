@@ -44,9 +44,11 @@ std::string error_json(std::string_view field, std::string_view message) {
   return "{\"error\":{\"field\":" + json_string(field) + ",\"message\":" + json_string(message) + "}}";
 }
 
-std::string run(std::string command, std::string json) {
+// The answer of one core call, whatever escapes it turned into an error answer.
+template <class Call>
+std::string answer(Call call) {
   try {
-    return masklab::run_command(command, json).json;
+    return call().json;
   } catch (const std::exception& e) {
     return error_json("internal", e.what());
   } catch (...) {
@@ -54,13 +56,15 @@ std::string run(std::string command, std::string json) {
   }
 }
 
-// Returns -1 if any call fails, so a benchmark never reports the speed of an error path.
-double bench_run(std::string command, std::string json, int iterations) {
+// Milliseconds for `iterations` calls; -1 if any call fails, so a benchmark never reports the
+// speed of an error path.
+template <class Call>
+double timed(Call call, int iterations) {
   try {
     size_t checksum = 0;  // keeps the calls observable
     const double start = emscripten_get_now();
     for (int i = 0; i < iterations; ++i) {
-      const masklab::ApiResult result = masklab::run_command(command, json);
+      const masklab::ApiResult result = call();
       if (!result.ok) return -1.0;
       checksum += result.json.size();
     }
@@ -69,32 +73,22 @@ double bench_run(std::string command, std::string json, int iterations) {
   } catch (...) {
     return -1.0;
   }
+}
+
+std::string run(std::string command, std::string json) {
+  return answer([&] { return masklab::run_command(command, json); });
+}
+
+double bench_run(std::string command, std::string json, int iterations) {
+  return timed([&] { return masklab::run_command(command, json); }, iterations);
 }
 
 std::string doctor(std::string text, std::string options) {
-  try {
-    return masklab::run_doctor(text, options).json;
-  } catch (const std::exception& e) {
-    return error_json("internal", e.what());
-  } catch (...) {
-    return error_json("internal", "unexpected failure in the core");
-  }
+  return answer([&] { return masklab::run_doctor(text, options); });
 }
 
 double bench_doctor(std::string text, std::string options, int iterations) {
-  try {
-    size_t checksum = 0;
-    const double start = emscripten_get_now();
-    for (int i = 0; i < iterations; ++i) {
-      const masklab::ApiResult result = masklab::run_doctor(text, options);
-      if (!result.ok) return -1.0;
-      checksum += result.json.size();
-    }
-    const double elapsed = emscripten_get_now() - start;
-    return checksum == 0 && iterations > 0 ? -1.0 : elapsed;
-  } catch (...) {
-    return -1.0;
-  }
+  return timed([&] { return masklab::run_doctor(text, options); }, iterations);
 }
 
 }  // namespace

@@ -14,9 +14,12 @@
 // Anything else is refused with InputError("text", "line L, column C: …").
 //
 // This file only reads text into named arrays of numbers. It knows nothing of padding or labels
-// (doctor_batch.cpp aligns the fields; the doctor_checks_*.cpp files judge them). It never
+// (doctor_batch.cpp aligns the fields; the doctor_check_*.cpp files judge them). It never
 // throws anything but InputError and std::bad_alloc, bounds everything it allocates, and keeps
-// no state: a libFuzzer target is `parse_printed_batch({data, size})` in a try block.
+// no state. A libFuzzer target for it and everything after it is three lines:
+//   extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+//     masklab::run_doctor({reinterpret_cast<const char*>(data), size}, "{}"); return 0; }
+// (api.hpp; run_doctor never throws).
 #pragma once
 
 #include <cstddef>

@@ -5,6 +5,7 @@
 // content/exercises/, and the doctor command's JSON contract as the CLI and the page receive it.
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -180,4 +181,48 @@ TEST_SUITE("doctor command (run_command)") {
     r = run_command("doctor", R"({"text": "{'input_ids': [[1]]}", "padding": "left"})");
     CHECK(r.field == "padding");
   }
+}
+
+TEST_CASE("hostile pastes: mutated fixtures are answered or refused with a line and column, never a crash") {
+  // Deterministic mutations of every fixture — flipped, deleted, repeated and cut bytes — through
+  // run_doctor, the entry a libFuzzer target calls with raw bytes.
+  std::string manifest;
+  REQUIRE(read_file(source_path("tests/fixtures/doctor/fixtures.json"), manifest));
+  std::uint64_t state = 0x9e3779b97f4a7c15ull;
+  auto next = [&](std::uint64_t n) {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return static_cast<size_t>(state % n);
+  };
+  const char kBytes[] = "[](),.-0123456789 \n'\"{}:eTF\xff\x00";
+  int answered = 0, refused = 0;
+  const Json parsed = parse_json(manifest);
+  for (const Json& fx : parsed.find("fixtures")->items()) {
+    std::string text;
+    REQUIRE(read_file(source_path("tests/fixtures/doctor/" + fx.find("file")->as_string()), text));
+    for (int i = 0; i < 150; ++i) {
+      std::string m = text;
+      for (int edits = 1 + static_cast<int>(next(4)); edits > 0 && !m.empty(); --edits) {
+        const size_t at = next(m.size());
+        switch (next(4)) {
+          case 0: m[at] = kBytes[next(sizeof kBytes - 1)]; break;
+          case 1: m.erase(at, 1 + next(8)); break;
+          case 2: m.insert(at, m.substr(at, 1 + next(16))); break;
+          default: m.resize(at); break;
+        }
+      }
+      const ApiResult r = run_doctor(m, R"({"pad_token_id": 2, "eos_token_id": 2})");
+      if (r.ok) {
+        ++answered;
+      } else {
+        ++refused;
+        CAPTURE(m.substr(0, 200));
+        CHECK(r.field == "text");
+        CHECK(r.message.rfind("line ", 0) == 0);
+      }
+    }
+  }
+  CHECK(answered > 0);
+  CHECK(refused > 0);
 }
