@@ -46,6 +46,7 @@ const TEXT = {
   familyLoading: (label) => `Loading the ${label} tokenizer…`,
   familyFailed: (message) => `The tokenizer could not be loaded: ${message}. The grid shows ids.`,
   exampleLoaded: (title) => `Loaded the example “${title}”.`,
+  seeDiagnosis: 'See the diagnosis',
 };
 
 const rowsText = (rows) => (rows.length === 1 ? `row ${rows[0]}` : `rows ${rows.join(', ')}`);
@@ -85,6 +86,7 @@ const readError = $('read-error');
 const linkNote = $('link-note');
 const status = $('status');
 const verdict = $('verdict');
+const verdictNear = $('verdict-near');
 const staleNote = $('stale-note');
 const findingsList = $('findings');
 const results = document.querySelectorAll('[data-results]');
@@ -165,6 +167,7 @@ function showReadError(error) {
     at ? h('button', { type: 'button', class: 'secondary go-to', onclick: () => goTo(Number(at[1]), Number(at[2])) }, TEXT.goTo(at[1], at[2])) : null,
   );
   staleNote.hidden = !last;
+  verdictNear.hidden = true;
   announcer.textContent = `${TEXT.unreadable} ${error.message}`;
 }
 
@@ -188,6 +191,7 @@ function diagnose({ announce = true } = {}) {
     clearReadError();
     verdict.className = 'verdict';
     verdict.textContent = TEXT.empty;
+    verdictNear.hidden = true;
     showResults(false);
     document.body.dataset.state = 'ready';
     return;
@@ -203,6 +207,9 @@ function diagnose({ announce = true } = {}) {
   const level = verdictLevel(answer);
   verdict.className = `verdict ${level}`;
   verdict.textContent = verdictText(answer);
+  verdictNear.hidden = false;
+  verdictNear.className = `verdict-near ${level}`;
+  replaceChildren(verdictNear, `${verdictText(answer)} `, h('a', { href: '#findings-title' }, TEXT.seeDiagnosis));
   if (state.finding >= answer.findings.length) state = { ...state, finding: 0 };
   renderFigures($('figures'), answer.figures);
   renderChecks($('checks'), answer);
@@ -378,6 +385,8 @@ $('clear').addEventListener('click', () => {
 
 writeForm();
 renderExamples();
+// The examples start open on an empty page, and closed when a link brings a batch.
+$('examples-box').open = !state.text && !state.ex;
 $('grid-legend').append(createLegend([TEXT.legendFlag]));
 if (state.text) textarea.value = state.text;
 try {
