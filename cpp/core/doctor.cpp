@@ -87,7 +87,7 @@ DoctorReport diagnose(const PastedBatch& pasted, const DoctorOptions& options) {
   std::vector<int> end_ids;
   if (options.eos_token_id) end_ids.push_back(*options.eos_token_id);
   if (options.end_of_turn_id && options.end_of_turn_id != options.eos_token_id) end_ids.push_back(*options.end_of_turn_id);
-  derive_layout(report.batch, DoctorLayoutHints{options.pad_token_id, end_ids, options.encoder});
+  derive_layout(report.batch, DoctorLayoutHints{options.pad_token_id, end_ids});
   report.figures = compute_figures(report.batch, !options.encoder);
   report.figures.form = form_name(pasted.form);
   for (const auto& f : pasted.fields)

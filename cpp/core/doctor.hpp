@@ -5,7 +5,7 @@
 // The rules and their sources are docs/semantics.md §10. Findings are data — id, severity, rows,
 // positions, a one-line why, the fix and the exercise that teaches it — so the CLI and the page
 // show the same diagnosis; neither assembles prose of its own. Not here: reading text
-// (printed_batch.cpp), aligning fields (doctor_batch.cpp), the checks (doctor_checks_*.cpp),
+// (printed_batch.cpp), aligning fields (doctor_batch.cpp), the checks (doctor_check_*.cpp),
 // the figures (doctor_figures.cpp), JSON (doctor_json.cpp).
 #pragma once
 

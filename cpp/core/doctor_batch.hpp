@@ -8,7 +8,7 @@
 // JSONL and plain Python lists may be ragged (one example per row, before padding): row b then
 // has length[b] cells.
 //
-// Not here: judging anything (doctor_checks_*.cpp). Shapes that disagree are not errors here:
+// Not here: judging anything (doctor_check_*.cpp). Shapes that disagree are not errors here:
 // the field is left out of the grid and described in `shape_problems`, which the `shapes` check
 // turns into a finding.
 #pragma once
@@ -108,7 +108,6 @@ struct DoctorBatch {
 struct DoctorLayoutHints {
   std::optional<int> pad_token_id;
   std::vector<int> end_ids;  // eos / end-of-turn ids given
-  bool encoder = false;
 };
 
 // Aligns the fields on input_ids' grid. Throws InputError (naming the field's line and column)
