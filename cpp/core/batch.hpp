@@ -40,7 +40,7 @@ enum class AttentionMaskPolicy {
 // How labels are built before padding.
 enum class LabelPolicy {
   MaskPadding,  // by position: own labels (or a copy of input_ids), pads = label_pad_token_id
-                // (DataCollatorForSeq2Seq, TRL >= 0.17)
+                // (DataCollatorForSeq2Seq, TRL >= 0.16.1)
   InputIds,     // labels = padded input_ids — pads are trained (the bug)
   MaskPadId,    // -100 wherever the id equals pad_token_id, own labels overwritten
                 // (transformers DataCollatorForLanguageModeling(mlm=False))

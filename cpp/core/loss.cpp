@@ -176,6 +176,7 @@ LossResult cross_entropy(const LossInput& in) {
       ++r.per_example_targets[b];
     }
 
+  r.per_example_sum = row_sum;
   for (int b = 0; b < B; ++b) {
     r.sum += row_sum[b];
     r.num_targets += r.per_example_targets[b];
@@ -219,6 +220,11 @@ LossResult cross_entropy(const LossInput& in) {
       else r.loss = r.sum / *in.num_items_in_batch;
       break;
   }
+
+  // How much one token of each row counts under the reduction (null without a loss).
+  r.per_example_token_weight.assign(B, std::nullopt);
+  if (r.loss)
+    for (int b = 0; b < B; ++b) r.per_example_token_weight[b] = upstream_weight(in, r, b, true);
 
   if (in.gradient) backward(in, r);
   return r;

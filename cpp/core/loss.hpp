@@ -56,6 +56,13 @@ struct LossResult {
   std::vector<int> targets;          // [B,T] target id scored at logit t, or ignore_index
   std::vector<std::optional<double>> per_example_loss;  // [B] row mean; absent for a row with none
   std::vector<int> per_example_targets;                 // [B]
+  // [B] each row's summed token losses: minus the log-probability of the row's targets, the
+  // per-sequence quantity DPO compares (docs/semantics.md §7.4). 0 for a row with no target.
+  std::vector<double> per_example_sum;
+  // [B] d loss / d (one scored token's loss) for a token of row b: how much a token of that row
+  // counts under the reduction (Mean 1/N, Sum 1, PerExampleMean 1/(B N_b), SumOverNumItems
+  // 1/num_items_in_batch). Absent when there is no scalar loss (docs/semantics.md §7.4).
+  std::vector<std::optional<double>> per_example_token_weight;
   std::vector<int> rows_without_targets;
   // When the gradient was asked: d loss / d logits as PyTorch's autograd computes it.
   std::vector<double> gradient;      // [B,T,V]; empty when an entry is NaN or infinite

@@ -366,6 +366,12 @@ Json encode_loss(const LossResult& r, const LossInput& in, bool with_gradient_va
   for (const auto& x : r.per_example_loss) per_example.push(optional_number(x));
   out.set("per_example_loss", std::move(per_example));
   out.set("per_example_targets", int_list(r.per_example_targets));
+  Json sums = Json::array();
+  for (double x : r.per_example_sum) sums.push(Json::number(x));
+  out.set("per_example_sum", std::move(sums));
+  Json weights = Json::array();
+  for (const auto& w : r.per_example_token_weight) weights.push(optional_number(w));
+  out.set("per_example_token_weight", std::move(weights));
   out.set("rows_without_targets", int_list(r.rows_without_targets));
   if (in.gradient) encode_gradient(out, r, in, with_gradient_values);
   return out;

@@ -1,7 +1,7 @@
 // test_labels.cpp — the label policies and the reason behind every -100 (labels.cpp via collate).
 //
 // Rules: DataCollatorForLanguageModeling masks by *value* and overwrites given labels
-// (docs/semantics.md §3.1, transformers #23530, #26357); DataCollatorForSeq2Seq / TRL >= 0.17
+// (docs/semantics.md §3.1, transformers #23530, #26357); DataCollatorForSeq2Seq / TRL >= 0.16.1
 // mask by *position* with label_pad_token_id (§3.2, §3.3); TRL's completion_mask /
 // assistant_masks set -100 where they are 0 (§3.3). Labels stay unshifted (§1.1), except that
 // seq2seq labels under "given" may have their own length (§3.2).
@@ -74,7 +74,7 @@ TEST_CASE("pad == eos masks real EOS under mask_pad_id (transformers #23530)") {
   CHECK(row_figures(b, 0, o).ignored[static_cast<int>(IgnoreReason::PadId)] == 1);
 }
 
-TEST_CASE("pad == eos keeps real EOS under mask_padding (TRL >= 0.17, DataCollatorForSeq2Seq)") {
+TEST_CASE("pad == eos keeps real EOS under mask_padding (TRL >= 0.16.1, DataCollatorForSeq2Seq)") {
   // Masking by position: only the pad at row 1, t=2 is -100; both real EOS labels stay 2.
   CollateOptions o = pad_is_eos(LabelPolicy::MaskPadding);
   Batch b = collate({ids({5, 6, 2}), ids({7, 2})}, o);

@@ -477,3 +477,58 @@ TEST_CASE("all-zero logits over V give ln V per token") {
 }
 
 }  // TEST_SUITE
+
+TEST_CASE("per_example_sum: each row's summed token loss, minus its log-probability (DPO's sequence log-prob)") {
+  // Row 0: ln(4/3) + ln 2 = ln(8/3); row 1: ln 4. Their sum is the batch sum ln(32/3).
+  LossResult r = cross_entropy(two_rows());
+  REQUIRE(r.per_example_sum.size() == 2);
+  CHECK(r.per_example_sum[0] == doctest::Approx(std::log(8.0 / 3.0)).epsilon(kEps));
+  CHECK(r.per_example_sum[1] == doctest::Approx(kLn4).epsilon(kEps));
+  // A row with no target sums to exactly 0, whatever the reduction.
+  LossInput empty = two_rows();
+  empty.labels = {-100, 0, 1, -100, -100, -100};
+  empty.reduction = Reduction::None;
+  LossResult e = cross_entropy(empty);
+  CHECK(e.per_example_sum[0] == doctest::Approx(std::log(8.0 / 3.0)).epsilon(kEps));
+  CHECK(e.per_example_sum[1] == 0.0);
+}
+
+TEST_CASE("per_example_token_weight: how much one token of each row counts under each reduction") {
+  // two_rows(): row 0 has 2 targets, row 1 has 1; N = 3, B = 2.
+  auto weights = [](Reduction reduction, std::optional<double> num_items = std::nullopt) {
+    LossInput in = two_rows();
+    in.reduction = reduction;
+    in.num_items_in_batch = num_items;
+    return cross_entropy(in).per_example_token_weight;
+  };
+  using W = std::vector<std::optional<double>>;
+  CHECK(weights(Reduction::Mean) == W{1.0 / 3, 1.0 / 3});                // token mean: 1/N for every token
+  CHECK(weights(Reduction::Sum) == W{1.0, 1.0});
+  CHECK(weights(Reduction::PerExampleMean) == W{1.0 / 4, 1.0 / 2});      // 1/(B N_b): 1/(2*2), 1/(2*1)
+  CHECK(weights(Reduction::SumOverNumItems, 8.0) == W{1.0 / 8, 1.0 / 8});  // a constant, as Dr. GRPO's B*L_max
+  CHECK(weights(Reduction::None) == W{std::nullopt, std::nullopt});      // no scalar loss, no weight
+}
+
+TEST_CASE("per_example_token_weight is the gradient's scale: d loss / d logit = weight * (softmax - onehot)") {
+  // Row 1's one target: logit 1 of row 1 is [ln 3, 0], p = [3/4, 1/4], scored against label 1, so
+  // d nll / d logits = p - onehot = [3/4, -3/4]. Under per_example_mean its weight is 1/2, so the
+  // gradient is [3/8, -3/8].
+  LossInput in = two_rows();
+  in.reduction = Reduction::PerExampleMean;
+  in.gradient = true;
+  LossResult r = cross_entropy(in);
+  REQUIRE(r.per_example_token_weight[1].has_value());
+  CHECK(*r.per_example_token_weight[1] == doctest::Approx(0.5).epsilon(kEps));
+  const size_t at = (1 * 3 + 1) * 2;  // row 1, logit 1, V = 2
+  CHECK(r.gradient[at] == doctest::Approx(3.0 / 8).epsilon(kEps));
+  CHECK(r.gradient[at + 1] == doctest::Approx(-3.0 / 8).epsilon(kEps));
+}
+
+TEST_CASE("per_example_token_weight is absent when the loss is undefined (an empty row under per_example_mean)") {
+  LossInput in = two_rows();
+  in.labels = {-100, 0, 1, -100, -100, -100};
+  in.reduction = Reduction::PerExampleMean;
+  LossResult r = cross_entropy(in);
+  CHECK_FALSE(r.per_example_token_weight[0].has_value());
+  CHECK_FALSE(r.per_example_token_weight[1].has_value());
+}

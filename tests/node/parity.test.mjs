@@ -117,6 +117,20 @@ const CASES = [
     request: { logits: LOGITS_1x3x4, labels: [[2, 0, 3]], reduction: 'sum_over_num_items', num_items_in_batch: 5 },
   },
   {
+    name: 'loss, per-example sums and token weights of two rows of different lengths (per_example_mean)',
+    command: 'loss',
+    request: {
+      logits: [LOGITS_1x3x4[0], LOGITS_1x3x4[0]],
+      labels: [[2, 0, 3], [2, -100, 1]],
+      reduction: 'per_example_mean',
+    },
+  },
+  {
+    name: 'inspect, reduced as sum / a constant count (Dr. GRPO-style), with per-row weights',
+    command: 'inspect',
+    request: { text_features: ['a b c', 'd'], reduction: 'sum_over_num_items', num_items_in_batch: 12 },
+  },
+  {
     name: 'loss, mean over zero targets',
     command: 'loss',
     request: { logits: LOGITS_1x3x4, labels: [[2, -100, -100]], reduction: 'mean' },
