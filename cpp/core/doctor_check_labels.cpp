@@ -139,11 +139,46 @@ void check_eos_masked(const CheckContext& c, std::vector<Finding>& out) {
   if (pad && c.is_end(*pad))
     message += " pad == eos (id " + std::to_string(*pad) +
                "): a collator that masks labels by value (transformers' DataCollatorForLanguageModeling, TRL up to "
-               "0.16) removes every real EOS along with the pads.";
+               "0.16.0) removes every real EOS along with the pads.";
   out.push_back(cells.finding("eos-masked", Severity::Error, std::move(message),
-                              "Mask labels by position (DataCollatorForSeq2Seq, TRL >= 0.17, or labels[attention_mask "
+                              "Mask labels by position (DataCollatorForSeq2Seq, TRL >= 0.16.1, or labels[attention_mask "
                               "== 0] = -100), or give the tokenizer a pad token of its own.",
                               exercise_ids::kPadEos));
+}
+
+std::string needs_labels_and_pad_id(const CheckContext& c) {
+  if (!c.token_labels()) return c.labels_need();
+  if (!c.options.pad_token_id) return "pad_token_id";
+  if (c.is_end(*c.options.pad_token_id)) return "a pad id that is not the eos or end-of-turn id (eos-masked covers that)";
+  return "";
+}
+
+void check_pad_id_masked(const CheckContext& c, std::vector<Finding>& out) {
+  const DoctorBatch& d = c.batch;
+  const int pad = *c.options.pad_token_id;
+  const auto& labels = *d.labels;
+  FindingCells cells(d);
+  int real_with_pad_id = 0;
+  for (int b = 0; b < d.B; ++b)
+    for (int t = 0; t < d.length[b]; ++t) {
+      const int i = d.at(b, t);
+      if (!d.real(b, t) || d.input_ids[i] != pad) continue;
+      ++real_with_pad_id;
+      // Masked although the tokens around it are trained: by value, not as a prompt.
+      const bool trained_before = t > 0 && d.adjacent(b, t - 1) && d.real(b, t - 1) && is_trained_label(labels[d.at(b, t - 1)]);
+      if (!is_trained_label(labels[i]) && trained_before) cells.add(b, t);
+    }
+  if (cells.empty()) return;
+  out.push_back(cells.finding(
+      "pad-id-masked", Severity::Error,
+      count_of(cells.count(), "real token", "real tokens") + " with the pad id " + std::to_string(pad) + " in " +
+          cells.rows_text() + (cells.count() == 1 ? " is" : " are") +
+          " labelled -100 amid trained text: the pad id is an ordinary token of this vocabulary, and labels were "
+          "masked by value (transformers' DataCollatorForLanguageModeling sets every label equal to pad_token_id "
+          "to -100), so that token is never trained.",
+      "Use a pad token the text never contains (a reserved special token, or a new one with resized embeddings), "
+      "and mask labels by position.",
+      exercise_ids::kPadIdCollides));
 }
 
 std::string needs_decoder_labels(const CheckContext& c) {

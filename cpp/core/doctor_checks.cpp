@@ -11,7 +11,7 @@ const std::vector<std::string_view>& doctor_exercise_ids() {
   static const std::vector<std::string_view> ids = {kPadsScored,  kPadEos,         kDoubleShift,
                                                     kLeftPadding, kZeroTargets,    kTruncation,
                                                     kCompletionOnly, kPacking,     kEncoderMask,
-                                                    kRightPaddedOverclaim};
+                                                    kRightPaddedOverclaim, kPadIdCollides};
   return ids;
 }
 
@@ -30,6 +30,7 @@ const std::vector<DoctorCheck>& doctor_checks() {
       {"mask-mismatch", needs_mask, check_mask_mismatch},
       {"pad-labels", needs_labels_and_pads, check_pad_labels},
       {"eos-masked", needs_labels_and_end_ids, check_eos_masked},
+      {"pad-id-masked", needs_labels_and_pad_id, check_pad_id_masked},
       {"pre-shifted", needs_decoder_labels, check_pre_shifted},
       {"prompt-trained", needs_prompt_info, check_prompt_trained},
       {"zero-target-rows", needs_whole_rows_of_labels, check_zero_target_rows},

@@ -25,6 +25,7 @@ inline constexpr std::string_view kCompletionOnly = "completion-only-text-search
 inline constexpr std::string_view kPacking = "packing-cross-attention";
 inline constexpr std::string_view kEncoderMask = "encoder-all-ones-mask";
 inline constexpr std::string_view kRightPaddedOverclaim = "right-padded-decoder-overclaim";
+inline constexpr std::string_view kPadIdCollides = "pad-token-id-zero";
 }  // namespace exercise_ids
 const std::vector<std::string_view>& doctor_exercise_ids();
 
@@ -98,6 +99,8 @@ std::string needs_labels_and_pads(const CheckContext&);
 void check_pad_labels(const CheckContext&, std::vector<Finding>&);
 std::string needs_labels_and_end_ids(const CheckContext&);
 void check_eos_masked(const CheckContext&, std::vector<Finding>&);
+std::string needs_labels_and_pad_id(const CheckContext&);
+void check_pad_id_masked(const CheckContext&, std::vector<Finding>&);
 std::string needs_decoder_labels(const CheckContext&);
 void check_pre_shifted(const CheckContext&, std::vector<Finding>&);
 std::string needs_whole_rows_of_labels(const CheckContext&);

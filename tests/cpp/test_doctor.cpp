@@ -154,7 +154,24 @@ TEST_SUITE("doctor: padding and labels") {
     CHECK(f->positions == Cells{{0, 5}});
   }
 
-  TEST_CASE("labels shifted by hand: labels[t] == input_ids[t + 1] (pre-shifted)") {
+  TEST_CASE("a pad id that is an ordinary token, masked by value wherever it occurs (pad-id-masked)") {
+  // Llama 3 with pad_token_id = 0, which is "!" there: DataCollatorForLanguageModeling sets every
+  // label equal to 0 to -100, the real "!" at t=2 included; the pad at t=5 is fine.
+  const std::string text = R"({"input_ids": [[9906, 1917, 0, 1268, 128001, 0]], "attention_mask": [[1, 1, 1, 1, 1, 0]],
+                               "labels": [[9906, 1917, -100, 1268, 128001, -100]]})";
+  DoctorReport r = doctor(text, {0, 128001});
+  const Finding* f = find(r, "pad-id-masked");
+  REQUIRE(f != nullptr);
+  CHECK(f->positions == Cells{{0, 2}});
+  CHECK(contains(f->message, "1 real token with the pad id 0 in row 0 is labelled -100 amid trained text"));
+  CHECK(f->exercise == "pad-token-id-zero");
+  // When the pad is the EOS, eos-masked says it; this check steps aside.
+  r = doctor(text, {0, 0});
+  CHECK(find(r, "pad-id-masked") == nullptr);
+  CHECK(needs(r, "pad-id-masked") == "a pad id that is not the eos or end-of-turn id (eos-masked covers that)");
+}
+
+TEST_CASE("labels shifted by hand: labels[t] == input_ids[t + 1] (pre-shifted)") {
     const DoctorReport r = doctor(R"({"input_ids": [[1, 5, 6, 7, 8, 2]], "labels": [[5, 6, 7, 8, 2, -100]]})", {0, 2});
     const Finding* f = find(r, "pre-shifted");
     REQUIRE(f != nullptr);
@@ -350,7 +367,7 @@ TEST_SUITE("doctor: layout") {
     CHECK(needs(r, "right-padded-generation") == "a batch without labels (a generation batch)");
     CHECK(ran(r, "shapes"));
     CHECK(ran(r, "pre-shifted"));
-    CHECK(r.checks_run.size() + r.checks_skipped.size() == 16u);
+    CHECK(r.checks_run.size() + r.checks_skipped.size() == 17u);
   }
 
   TEST_CASE("a finding lists at most 256 positions; its message has the full count") {
