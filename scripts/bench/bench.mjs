@@ -40,7 +40,7 @@ console.log(`\nmasklab core: collate + loss, B=8 T=512 V=64, ${iterations} itera
 // Native: the bench binary times itself and prints "... X ms/iter ...".
 const nativeLine = execFileSync(benchPath, [String(iterations)], { encoding: 'utf8' }).trim();
 const [, total, collate, loss] = /([\d.]+) ms\/iter \(collate ([\d.]+), loss ([\d.]+)/.exec(nativeLine) ?? [];
-const [, nativeDoctor] = /native doctor .*: ([\d.]+) ms\/iter/.exec(nativeLine) ?? [];
+const [, nativeDoctor, nativeDoctorCpu] = /native doctor .*: ([\d.]+) ms\/iter \(cpu ([\d.]+)\)/.exec(nativeLine) ?? [];
 const nativeMs = Number(total);
 const row = (label, ms, parts) =>
   console.log(`${label.padEnd(22)} ${ms.toFixed(3).padStart(10)} ms/iter  (collate ${parts[0].toFixed(3)}, loss ${parts[1].toFixed(3)})`);
@@ -74,9 +74,12 @@ if (core.benchDoctor(doctorText, doctorOptions, 1) < 0) {
   console.error(`bench: the wasm core rejected the doctor batch: ${core.doctor(doctorText, doctorOptions).slice(0, 300)}`);
   process.exit(1);
 }
+const cpuBefore = process.cpuUsage();
 const wasmDoctor = core.benchDoctor(doctorText, doctorOptions, iterations) / iterations;
+const cpuUsed = process.cpuUsage(cpuBefore);
+const wasmDoctorCpu = (cpuUsed.user + cpuUsed.system) / 1000 / iterations;
 console.log(`\nmasklab core: doctor, a 64 × 4096 batch printed in full (3 tensors, ${(doctorText.length / 2 ** 20).toFixed(1)} MiB), ${iterations} iterations`);
-console.log(`${'native (g++ -O3)'.padEnd(22)} ${Number(nativeDoctor).toFixed(3).padStart(10)} ms/iter`);
-console.log(`${'wasm (em++ -O3, node)'.padEnd(22)} ${wasmDoctor.toFixed(3).padStart(10)} ms/iter   (target <= 50)`);
-console.log(`ratio wasm / native    ${(wasmDoctor / Number(nativeDoctor)).toFixed(2).padStart(10)}`);
-console.log(`load average           ${loadavg().map((x) => x.toFixed(2)).join(' ')}   (timings above are wall clock: noisy on a busy machine)`);
+console.log(`${'native (g++ -O3)'.padEnd(22)} ${Number(nativeDoctor).toFixed(3).padStart(10)} ms/iter  (cpu ${Number(nativeDoctorCpu).toFixed(3)})`);
+console.log(`${'wasm (em++ -O3, node)'.padEnd(22)} ${wasmDoctor.toFixed(3).padStart(10)} ms/iter  (cpu ${wasmDoctorCpu.toFixed(3)})   target <= 50`);
+console.log(`ratio wasm / native    ${(wasmDoctor / Number(nativeDoctor)).toFixed(2).padStart(10)}           (cpu ${(wasmDoctorCpu / Number(nativeDoctorCpu)).toFixed(2)})`);
+console.log(`load average           ${loadavg().map((x) => x.toFixed(2)).join(' ')}   (wall-clock timings are noisy on a busy machine; cpu time less so)`);
