@@ -16,3 +16,4 @@ if ! { bash scripts/setup.sh && bash scripts/build.sh; } >"$log" 2>&1; then
 fi
 node scripts/bench/bench.mjs "$@"
 node scripts/bench/pages.mjs
+node scripts/bench/chat.mjs

@@ -1,6 +1,6 @@
 // masklab — the native command-line front end of the core.
 //
-//   masklab collate|loss|accumulate|attention|inspect [FILE]
+//   masklab collate|loss|accumulate|attention|inspect|chat [FILE]
 //   masklab doctor [FILE] [--pad-token-id N] [--eos-token-id N] [--end-of-turn-id N] [--encoder]
 //                  [--prompt-completion]
 //
@@ -32,17 +32,17 @@ namespace {
 constexpr int kExitOk = 0;
 constexpr int kExitError = 2;  // bad request, bad arguments, unreadable input: all the caller's to fix
 
-constexpr std::string_view kCommands[] = {"collate", "loss", "accumulate", "attention", "inspect", "doctor"};
+constexpr std::string_view kCommands[] = {"collate", "loss", "accumulate", "attention", "inspect", "chat", "doctor"};
 
 constexpr const char* kUsageLine =
-    "usage: masklab collate|loss|accumulate|attention|inspect [FILE] | masklab doctor [FILE] [flags]";
+    "usage: masklab collate|loss|accumulate|attention|inspect|chat [FILE] | masklab doctor [FILE] [flags]";
 
 constexpr const char* kDoctorUsage =
     "usage: masklab doctor [FILE] [--pad-token-id N] [--eos-token-id N] [--end-of-turn-id N] [--encoder] "
     "[--prompt-completion]";
 
 constexpr const char* kHelp =
-    "usage: masklab collate|loss|accumulate|attention|inspect [FILE]\n"
+    "usage: masklab collate|loss|accumulate|attention|inspect|chat [FILE]\n"
     "\n"
     "Runs one masklab core command on a JSON request and prints the JSON answer.\n"
     "\n"
@@ -52,6 +52,8 @@ constexpr const char* kHelp =
     "  accumulate  compare per-micro-batch means with the global token mean\n"
     "  attention   masked scaled dot-product attention over q, k, v [B][T][D]\n"
     "  inspect     collate + tiny bigram model + loss + attention in one call\n"
+    "  chat        labels, reasons, per-turn counts and warnings for one rendered conversation\n"
+    "              (token ids + role spans; npm run chat-masks renders and tokenizes for you)\n"
     "  doctor      diagnose a batch as print(batch) printed it (or JSON / JSONL)\n"
     "\n"
     "FILE is a JSON request; without FILE, or with '-', the request is read from stdin.\n"

@@ -3,6 +3,7 @@
 
 #include <new>
 
+#include "chat_requests.hpp"
 #include "collate.hpp"
 #include "doctor_json.hpp"
 #include "input_error.hpp"
@@ -32,12 +33,13 @@ Json dispatch(std::string_view command, const Json& request) {
     InspectInput in = decode_inspect(request);
     return encode_inspect(inspect(in), in);
   }
+  if (command == "chat") return encode_chat(chat_masks(decode_chat(request)));
   if (command == "doctor") {
     DoctorRequest r = decode_doctor(request);
     return encode_doctor(diagnose(parse_printed_batch(r.text), r.options), r.view);
   }
   throw InputError("command", "\"" + std::string(command) +
-                                  "\" is not a command; expected collate, loss, accumulate, attention, inspect or doctor");
+                                  "\" is not a command; expected collate, loss, accumulate, attention, inspect, chat or doctor");
 }
 
 ApiResult failure(std::string field, std::string message) {

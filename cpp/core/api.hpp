@@ -16,7 +16,7 @@ struct ApiResult {
   std::string message;  // on error: what was expected
 };
 
-// command: "collate" | "loss" | "accumulate" | "attention" | "inspect" | "doctor".
+// command: "collate" | "loss" | "accumulate" | "attention" | "inspect" | "chat" | "doctor".
 ApiResult run_command(std::string_view command, std::string_view request_json);
 
 // The batch doctor on pasted text as it is (print(batch) output, JSON or JSONL) with its options as

@@ -10,6 +10,7 @@ import { test } from 'node:test';
 
 import { parse } from 'yaml';
 
+import { runSeeItBreak } from '../../scripts/content/check-with-core.mjs';
 import { evaluateClaims } from '../../web/shared/claims.js';
 import { REPO_ROOT, loadWasmCore } from './helpers.mjs';
 
@@ -32,8 +33,7 @@ test('the bank has at least 16 exercises, each with claims on both sides', () =>
 for (const ex of exercises) {
   test(`${ex.id}: every claim holds when the core runs its buggy and fixed batches`, async () => {
     const core = await loadWasmCore();
-    const buggy = core.inspect(ex.see_it_break.buggy);
-    const fixed = core.inspect(ex.see_it_break.fixed);
+    const { buggy, fixed } = runSeeItBreak(ex, core);
     assert.equal(buggy.error, undefined, `buggy batch: ${JSON.stringify(buggy.error)}`);
     assert.equal(fixed.error, undefined, `fixed batch: ${JSON.stringify(fixed.error)}`);
     const results = evaluateClaims(ex.claims, buggy, fixed, {

@@ -32,7 +32,7 @@ const found = examples(readme);
 
 test('the README has an example for every subcommand', () => {
   const commands = new Set(found.map((e) => e.command));
-  for (const c of ['collate', 'loss', 'accumulate', 'attention', 'inspect', 'doctor']) assert.ok(commands.has(c), `no ${c} example`);
+  for (const c of ['collate', 'loss', 'accumulate', 'attention', 'inspect', 'chat', 'doctor']) assert.ok(commands.has(c), `no ${c} example`);
 });
 
 for (const [i, example] of found.entries()) {

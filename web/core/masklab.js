@@ -15,7 +15,7 @@ import createMasklabCore from '../generated/masklab_core.mjs';
 /** Version of the site + core bundle (kept equal to package.json's "version" by a test). */
 export const version = '0.1.0';
 
-const COMMANDS = ['collate', 'loss', 'accumulate', 'attention', 'inspect'];
+const COMMANDS = ['collate', 'loss', 'accumulate', 'attention', 'inspect', 'chat'];
 
 let corePromise = null;
 

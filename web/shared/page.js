@@ -16,6 +16,7 @@ export const NAV = [
   { href: './grid.html', label: 'Token grid', id: 'grid' },
   { href: './dilution.html', label: 'Loss dilution', id: 'dilution' },
   { href: './lab.html', label: 'Normalization lab', id: 'lab' },
+  { href: './chat.html', label: 'Chat masks', id: 'chat' },
   { href: './practice.html', label: 'Interview practice', id: 'practice' },
   { href: './doctor.html', label: 'Batch doctor', id: 'doctor' },
   { href: './authors.html', label: 'For course authors', id: 'authors' },
