@@ -1,8 +1,9 @@
 // The Batch doctor page (doctor.html) in headless Chromium: a batch pasted with the keyboard is
 // diagnosed and the verdict and first finding are read out (live region); the findings are the
 // core's own, word for word; "Show in the grid" outlines exactly the finding's cells and moves
-// focus there; a paste the core cannot read says where and puts the caret there; options and a
-// short paste live in the URL; 320 px works; axe finds nothing; nothing pasted becomes HTML.
+// focus there; a model family from the Chat masks page names the tokens; a paste the core cannot
+// read says where and puts the caret there; options and a short paste live in the URL; 320 px
+// works; axe finds nothing; nothing pasted becomes HTML.
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -158,6 +159,18 @@ test('options survive a reload, and a bad URL parameter is explained', async () 
   assert.match(note, /model=gpu is not one of decoder, encoder/);
   assert.match(note, /pad=abc has characters that are not allowed/);
   await bad.close();
+});
+
+test('a model family from the Chat masks page turns the ids back into its tokens', async () => {
+  // Llama 3.1 with pad_token_id 0, which is "!" in that vocabulary: the grid's tokens row shows it.
+  const { page: p } = await suite.open('doctor.html?ex=clm-pad-id-zero&family=llama3_1');
+  await ready(p);
+  assert.equal(await p.inputValue('#family'), 'llama3_1');
+  await p.waitForSelector('.token-grid td.f-tokens', { timeout: 60_000 });
+  const row0 = await p.$$eval('.token-grid td.f-tokens[data-b="0"]', (cells) => cells.map((td) => td.textContent.trim()));
+  assert.deepEqual(row0.slice(1, 3), ['Hello', '!'], 'id 9906 is "Hello" and id 0 is "!"');
+  assert.match(await p.getAttribute('.token-grid td.f-tokens[data-b="0"][data-t="2"]', 'aria-label'), /token !, id 0/);
+  await p.close();
 });
 
 test('the nav and the home page lead here', async () => {

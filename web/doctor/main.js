@@ -43,7 +43,7 @@ const TEXT = {
   gridNone: 'This finding is about the batch as a whole; the grid shows its first rows.',
   legendFlag: ['⚑', 'a cell the selected finding is about (outlined)'],
   familyNone: 'ids only',
-  familyLoading: (label) => `Loading the ${label} tokenizer…`,
+  familyLoading: (label, share) => `Loading the ${label} tokenizer…${share === null ? '' : ` ${Math.round(share * 100)}%`}`,
   familyFailed: (message) => `The tokenizer could not be loaded: ${message}. The grid shows ids.`,
   exampleLoaded: (title) => `Loaded the example “${title}”.`,
   seeDiagnosis: 'See the diagnosis',
@@ -330,9 +330,11 @@ async function useFamily(id, families) {
   tokenNames = null;
   if (!id) return;
   const label = families.find((f) => f.id === id)?.label ?? id;
-  familyStatus.textContent = TEXT.familyLoading(label);
+  familyStatus.textContent = TEXT.familyLoading(label, null);
   try {
-    tokenNames = await loadTokenNames(id);
+    tokenNames = await loadTokenNames(id, ({ loaded, total }) => {
+      familyStatus.textContent = TEXT.familyLoading(label, total > 0 ? Math.min(1, loaded / total) : null);
+    });
     familyStatus.textContent = '';
   } catch (error) {
     familyStatus.textContent = TEXT.familyFailed(error.message);
