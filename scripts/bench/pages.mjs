@@ -94,7 +94,7 @@ const PAGES = [
     // Batch doctor with an example: data-state is set once the example's diagnosis, its grid
     // window and figures are drawn from two core.doctor answers (doctor/main.js).
     name: 'doctor',
-    path: 'doctor.html?ex=pad-to-max-all-ones',
+    path: 'doctor.html?example=pad-to-max-all-ones',
     means: 'example diagnosed, grid drawn',
     marks: { ready: { selector: 'body[data-state="ready"] #findings > li' } },
     failed: '#status.error-box',

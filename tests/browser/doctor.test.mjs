@@ -95,7 +95,7 @@ test('every example is the fixture of the same name, with the findings the core 
     ['clm-elided', { pad_token_id: 2, eos_token_id: 2 }],
     ['sft-lines', { eos_token_id: 2 }],
   ]) {
-    const { page: p } = await suite.open(`doctor.html?ex=${id}`);
+    const { page: p } = await suite.open(`doctor.html?example=${id}`);
     await ready(p);
     const text = fixture(`${id}.${id === 'sft-lines' ? 'jsonl' : 'txt'}`);
     assert.equal(await p.inputValue('#batch-text'), text, id);
@@ -107,7 +107,7 @@ test('every example is the fixture of the same name, with the findings the core 
 });
 
 test('a clean batch says so, and lists the checks that ran and what the others need', async () => {
-  const { page: p } = await suite.open('doctor.html?ex=clm-own-pad');
+  const { page: p } = await suite.open('doctor.html?example=clm-own-pad');
   await ready(p);
   assert.match(await p.textContent('#verdict'), /^No problems found: the \d+ checks that could run found nothing wrong\.$/);
   assert.equal(await p.getAttribute('#verdict', 'class'), 'verdict clean');
@@ -144,7 +144,7 @@ test('nothing pasted is inserted as HTML', async () => {
 });
 
 test('options survive a reload, and a bad URL parameter is explained', async () => {
-  const { page: p } = await suite.open('doctor.html?ex=trl-completion');
+  const { page: p } = await suite.open('doctor.html?example=trl-completion');
   await ready(p);
   await p.check('input[name="model"][value="encoder"]');
   await p.waitForFunction(() => new URLSearchParams(location.search).get('model') === 'encoder');
@@ -163,7 +163,7 @@ test('options survive a reload, and a bad URL parameter is explained', async () 
 
 test('a model family from the Chat masks page turns the ids back into its tokens', async () => {
   // Llama 3.1 with pad_token_id 0, which is "!" in that vocabulary: the grid's tokens row shows it.
-  const { page: p } = await suite.open('doctor.html?ex=clm-pad-id-zero&family=llama3_1');
+  const { page: p } = await suite.open('doctor.html?example=clm-pad-id-zero&family=llama3_1');
   await ready(p);
   assert.equal(await p.inputValue('#family'), 'llama3_1');
   await p.waitForSelector('.token-grid td.f-tokens', { timeout: 60_000 });
@@ -181,13 +181,13 @@ test('the nav and the home page lead here', async () => {
 });
 
 test('at 320 px the page does not scroll sideways; the grid scrolls inside its own box', async () => {
-  for (const query of ['doctor.html?ex=clm-pad-eos', 'doctor.html?ex=flattening-broken', 'doctor.html'])
+  for (const query of ['doctor.html?example=clm-pad-eos', 'doctor.html?example=flattening-broken', 'doctor.html'])
     assert.equal(await suite.scrollWidthAt(query, 320), 320, query);
 });
 
 test('axe-core finds no accessibility violations, in light and dark', async () => {
   await withAxeScanner(async (scanner) => {
-    for (const query of ['doctor.html', 'doctor.html?ex=pad-to-max-all-ones', 'doctor.html?ex=clm-elided', 'doctor.html?text=%7B%27input_ids%27%3A+%5B'])
+    for (const query of ['doctor.html', 'doctor.html?example=pad-to-max-all-ones', 'doctor.html?example=clm-elided', 'doctor.html?text=%7B%27input_ids%27%3A+%5B'])
       for (const colorScheme of ['light', 'dark']) {
         const violations = await scanner.scan(suite.url(query), { colorScheme, prepare: ready });
         assert.deepEqual(violations, [], `${query} (${colorScheme})`);

@@ -15,7 +15,8 @@ export const MAX_LINKED_TEXT = 6000;
 const TOKEN_ID = /^(-?\d{1,10})?$/;
 
 export const DOCTOR_STATE = defineState({
-  ex: { type: 'enum', values: ['', ...EXAMPLE_IDS], default: '' },
+  // `example`, not `ex`: exercise.html?ex= names an exercise; these are the doctor's own batches.
+  ex: { type: 'enum', values: ['', ...EXAMPLE_IDS], default: '', param: 'example' },
   text: { type: 'string', maxLength: MAX_LINKED_TEXT, default: '' },
   pad: { type: 'string', pattern: TOKEN_ID, maxLength: 11, default: '' },
   eos: { type: 'string', pattern: TOKEN_ID, maxLength: 11, default: '' },
