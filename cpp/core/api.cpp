@@ -71,6 +71,8 @@ ApiResult guarded(Answer answer) {
 
 }  // namespace
 
+ApiResult error_result(std::string field, std::string message) { return failure(std::move(field), std::move(message)); }
+
 ApiResult run_command(std::string_view command, std::string_view request_json) {
   if (request_json.size() > kMaxRequestBytes) return failure("json", "the request is larger than 256 MiB");
   return guarded([&] { return dispatch(command, parse_json(request_json)); });

@@ -25,4 +25,8 @@ ApiResult run_command(std::string_view command, std::string_view request_json);
 // them back: the CLI hands a FILE's bytes over unchanged, the page its paste.
 ApiResult run_doctor(std::string_view text, std::string_view options_json);
 
+// A failed ApiResult whose json is {"error":{"field","message"}} (for other entry points, e.g.
+// run_train_command in train_api.hpp).
+ApiResult error_result(std::string field, std::string message);
+
 }  // namespace masklab

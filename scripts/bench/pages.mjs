@@ -91,6 +91,14 @@ const PAGES = [
     failed: 'body[data-state="error"]',
   },
   {
+    // Train it: the page is interactive at once (its core runs in Web Workers, started by Train).
+    name: 'train',
+    path: 'train.html',
+    means: 'settings shown (workers start on Train)',
+    marks: { ready: { selector: 'body[data-state="ready"]' } },
+    failed: null,
+  },
+  {
     // Batch doctor with an example: data-state is set once the example's diagnosis, its grid
     // window and figures are drawn from two core.doctor answers (doctor/main.js).
     name: 'doctor',
