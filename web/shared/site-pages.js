@@ -58,6 +58,14 @@ export const SITE_PAGES = [
     blurb: 'Train a tiny transformer twice in your browser, through a buggy collator and through the fixed one, and watch the reported loss, the eval loss and the samples part ways.',
   },
   {
+    id: 'doctor',
+    href: './doctor.html',
+    nav: 'Batch doctor',
+    group: 'labs',
+    title: 'Batch doctor',
+    blurb: 'Paste a batch as your trainer printed it and get a diagnosis: pads trained, EOS masked, labels shifted twice, packed rows that leak — with the cells, the fix and the figures.',
+  },
+  {
     id: 'practice',
     href: './practice.html',
     nav: 'Interview practice',
