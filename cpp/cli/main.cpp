@@ -29,7 +29,7 @@ constexpr int kExitError = 2;  // bad request, bad arguments, unreadable input: 
 constexpr std::string_view kCommands[] = {"collate", "loss", "accumulate", "attention", "inspect", "chat", "train"};
 
 constexpr const char* kUsageLine =
-    "usage: masklab collate|loss|accumulate|attention|inspect|chat [FILE]";
+    "usage: masklab collate|loss|accumulate|attention|inspect|chat|train [FILE]";
 
 constexpr const char* kHelp =
     "usage: masklab collate|loss|accumulate|attention|inspect|chat [FILE]\n"
@@ -108,6 +108,11 @@ int run(int argc, char** argv) {
     return fail("command", "unknown command '" + std::string(command) + "'; " + kUsageLine);
   if (argc > 3)
     return fail("arguments", std::string("expected at most one FILE; ") + kUsageLine);
+  // `masklab train --help` asks for help, not for a file named --help.
+  if (argc == 3 && (std::string_view(argv[2]) == "--help" || std::string_view(argv[2]) == "-h")) {
+    std::fputs(kHelp, stdout);
+    return std::fflush(stdout) == 0 ? kExitOk : kExitError;
+  }
 
   const bool from_stdin = argc < 3 || std::string_view(argv[2]) == "-";
   const std::string source = from_stdin ? "stdin" : argv[2];
