@@ -183,6 +183,9 @@ test('phones: after Check, no exercise makes a 320 px page scroll sideways; wide
     const unreachable = () => [...document.querySelectorAll('.math-display')].filter((d) => d.scrollWidth > d.clientWidth + 1 && d.getAttribute('tabindex') !== '0').length;
     await page.waitForFunction(`(${unreachable})() === 0`, null, { timeout: 3000 }).catch(() => {}); // asserted next
     assert.equal(await page.evaluate(unreachable), 0, `${id}: every wide formula can be scrolled from the keyboard`);
+    // Leave only once the page's lazy chunks have arrived (a chat exercise draws no grids, so
+    // nothing above waited for them): going on earlier would abort their requests.
+    await page.waitForLoadState('networkidle');
   }
   assert.deepEqual(problems, []);
   await page.close();
