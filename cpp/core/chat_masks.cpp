@@ -131,8 +131,13 @@ void warn(ChatResult& r, std::string id, std::string severity, int turn, std::ve
   r.warnings.push_back({std::move(id), std::move(severity), turn, std::move(positions), std::move(message)});
 }
 
-// Most frequent id at the assistant turns' end-of-turn positions (before truncation).
+// The id that ends the last assistant turn (before truncation): the token generation must stop
+// on. Templates that end earlier turns differently (gpt-oss: <|end|> for every message but the
+// last, whose final answer ends with <|return|>; docs/semantics.md §8.6) are judged by the last.
+// Without an end-of-turn token there, the most frequent one among the other assistant turns.
 std::optional<int> end_of_turn_id(const ChatInput& in) {
+  const int last = last_assistant(in);
+  if (last >= 0 && in.spans[last].end_of_turn >= 0) return in.input_ids[in.spans[last].end_of_turn];
   std::map<int, int> count;
   for (const ChatSpan& s : in.spans)
     if (s.rendered && s.role == "assistant" && s.end_of_turn >= 0) ++count[in.input_ids[s.end_of_turn]];

@@ -104,7 +104,7 @@ struct ChatResult {
   std::vector<std::string> part_of;      // [T'] "header" | "content" | "end_of_turn" | "tail" | "scaffolding"
   std::vector<ChatTurn> turns;           // one per message
   int truncated_tokens = 0;
-  std::optional<int> end_of_turn_token_id;  // the id that ends assistant turns in this render
+  std::optional<int> end_of_turn_token_id;  // the id that ends the last assistant turn in this render
   std::vector<ChatWarning> warnings;
 };
 

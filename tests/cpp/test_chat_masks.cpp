@@ -215,6 +215,19 @@ TEST_CASE("eos_token that is not the end-of-turn token (Llama 3: <|end_of_text|>
   CHECK(first(r, "eos_differs_from_end_of_turn").positions == std::vector<int>{8, 16});
 }
 
+TEST_CASE("earlier turns ending with another token (gpt-oss: <|end|> = 8, the last answer <|return|> = 9): the last turn's decides") {
+  ChatInput in = two_turns();
+  in.input_ids[8] = 8;  // the first answer ends with <|end|>, the last with <|return|> (9 = eos_token)
+  ChatResult r = chat_masks(in);
+  CHECK(r.end_of_turn_token_id == 9);
+  CHECK(count(r, "eos_differs_from_end_of_turn") == 0);
+  CHECK(labels(r) == ". . . . . . 30 31 8 . . . . . 32 33 9");  // both end-of-turn tokens trained (every)
+  in.eos_token_id = 8;  // eos_token <|end|>: generation would not stop after the last answer
+  ChatResult wrong = chat_masks(in);
+  REQUIRE(count(wrong, "eos_differs_from_end_of_turn") == 1);
+  CHECK(first(wrong, "eos_differs_from_end_of_turn").positions == std::vector<int>{16});
+}
+
 TEST_CASE("truncation at max_length: cutting the last answer, or only its end-of-turn token, is an error") {
   ChatInput in = two_turns();
   in.max_length = 15;  // keeps positions 0..14: the answer loses 33 and the end-of-turn
