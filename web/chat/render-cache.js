@@ -45,6 +45,12 @@ function remember(key, entry) {
   }
 }
 
+/** Forgets every remembered render (tests compare against an analysis without them). */
+export function clearRenderCache() {
+  cache.clear();
+  chars = 0;
+}
+
 export function prefixRenderer(compiled, messages, options) {
   if (!templateIds.has(compiled)) templateIds.set(compiled, nextTemplateId++);
   const now = (options.now ?? (() => new Date()))();
