@@ -70,6 +70,10 @@ export const FAMILIES = [
     version: '3.7.2',
     integrity: 'sha512-5rqQ7FyKhoWNbgzaqEM+3fOi/7LUEEPeIxgATi/Dzga61ByBla3VvYUy20ZiOrjjl/kq0SHXzU4a8/HZ1Y3m7A==',
     licence: 'apache',
+    notes: [
+      'ChatML turns: <|im_start|>role, a newline, the text, <|im_end|> and a newline; no BOS.',
+      'Answers after the last user message get a <think> … </think> block, the last one even when it has no reasoning; earlier answers lose theirs once a later user turn exists, so the template is not prefix-stable.',
+    ],
     eosChoices: [
       { token: '<|im_end|>', note: 'as shipped (the instruct checkpoints)' },
       { token: '<|endoftext|>', note: 'the Qwen base checkpoints’ eos_token' },
@@ -88,6 +92,11 @@ export const FAMILIES = [
       blob: '33089ace1be88f22a10fe861ad49718d5d886090',
       upstream: 'meta-llama/Llama-3.1-8B-Instruct',
     },
+    notes: [
+      'Meta’s Llama 3.1 template: <|begin_of_text|>, then a system block with “Cutting Knowledge Date: December 2023” and “Today Date: 26 Jul 2024” (the template’s date_string default) even when there is no system message — template scaffolding here; a system message is appended to that block.',
+      'Each turn is <|start_header_id|>role<|end_header_id|>, two newlines, the text trimmed, <|eot_id|>. A tool result is printed under the ipython role, JSON-quoted.',
+      'Turns end with <|eot_id|>, the eos_token as shipped; the base checkpoint’s eos_token is <|end_of_text|>.',
+    ],
     eosChoices: [
       { token: '<|eot_id|>', note: 'as shipped (the Instruct checkpoint’s tokenizer_config.json)' },
       { token: '<|end_of_text|>', note: 'the base checkpoint’s eos_token (and the first Llama 3 Instruct release’s)' },
@@ -101,6 +110,10 @@ export const FAMILIES = [
     version: '3.7.2',
     integrity: 'sha512-C2fNaCBbgpEW9FUgF/M0tLnY82CrXu36zaOWAGCsyP70O1piAUcjF20oe0xCgddPKrwLnk6TgOK1EN7aAgdYSg==',
     licence: 'gemma',
+    notes: [
+      '<bos>, then <start_of_turn>user or model, a newline, the text trimmed, <end_of_turn> and a newline; the assistant’s role is printed “model”.',
+      'A system message is folded into the first user turn; roles must alternate user/assistant or the template raises.',
+    ],
     eosChoices: [
       { token: '<end_of_turn>', note: 'as shipped' },
       { token: '<eos>', note: 'the pre-trained checkpoints’ eos_token' },
@@ -119,6 +132,10 @@ export const FAMILIES = [
       blob: '9c21a3f13ebf55994c64c93c9ae5361580570651',
       upstream: 'mistralai/Mistral-Nemo-Instruct-2407',
     },
+    notes: [
+      '<s>[INST]question[/INST]answer</s>: no assistant header, and the answer ends with eos_token </s>.',
+      'The system message is printed in front of the last user message only, so a conversation that ends with an answer loses it.',
+    ],
     eosChoices: [{ token: '</s>', note: 'as shipped' }],
     templateKwargs: {},
     // Its template adds no generation prompt (assistant text follows [/INST] directly); "[/INST]"
@@ -137,6 +154,12 @@ export const FAMILIES = [
       blob: 'dc7bb11927d29f653ba2740f2db2c688fd77592f',
       upstream: 'openai/gpt-oss-120b',
     },
+    notes: [
+      'Harmony format. The template writes its own system message (identity, knowledge cutoff, today’s date from strftime_now, reasoning effort, valid channels): template scaffolding here. A system or developer message becomes the developer message’s “# Instructions”.',
+      'An answer is <|start|>assistant<|channel|>final<|message|>text. The generation prompt is only <|start|>assistant: the channel tags are the model’s to write, so role spans (header untrained) leave them out while the prompt/completion target trains them.',
+      'The last answer ends with <|return|> (what the model emits to end generation; the template writes it only when the conversation ends with an assistant message, i.e. in training data), every earlier one with <|end|> — so no earlier turn is prefix-stable, and training every turn’s end-of-turn token teaches <|end|> after a final answer too. Train the last turn, or the completion.',
+      'An assistant message’s thinking goes to the analysis channel, and only for the last answer: the template drops earlier reasoning. Here it counts as part of that turn’s header.',
+    ],
     eosChoices: [
       { token: '<|return|>', note: 'as shipped' },
       { token: '<|end|>', note: 'the token that ends every message but the last' },

@@ -24,6 +24,7 @@ import { createFamilyPanel } from './family-panel.js';
 import { familyById } from './families.js';
 import { createPolicyForm } from './policy-form.js';
 import { presetById } from './presets.js';
+import { templateFromLink, templateToLink } from './template-link.js';
 import { CHIP_TEXT, createChipLegend, createTokenChips } from './token-chips.js';
 import './chat.css';
 
@@ -76,16 +77,31 @@ showNotes();
 const client = createFamilyClient({ base: document.baseURI });
 const analyse = (family, msgs, options, policies) => client.analyse(family, msgs, options, policies);
 
+// Local storage for long pasted templates; null where the browser refuses it.
+function templateStorage() {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
 const familyPanel = createFamilyPanel(document.getElementById('family-box'), {
   onFamily(id) {
-    state = { ...state, f: id, eos: 0 };
+    state = { ...state, f: id, eos: 0, tpl: '' };
     ownTemplate = null;
+    familyPanel.setOwnTemplate(null);
     write();
     loadFamily();
   },
-  onTemplate(text) {
+  async onTemplate(text) {
     ownTemplate = text;
+    familyPanel.setOwnTemplate(text);
     recompute();
+    const tpl = text ? await templateToLink(text, templateStorage()) : '';
+    if (ownTemplate !== text) return; // another template was chosen meanwhile
+    state = { ...state, tpl };
+    write();
   },
 });
 
@@ -307,6 +323,15 @@ async function loadExerciseScenario() {
 
 status.textContent = TEXT.coreLoading;
 const corePromise = loadCore();
+if (state.tpl) {
+  const restored = await templateFromLink(state.tpl, templateStorage());
+  ownTemplate = restored.text;
+  familyPanel.setOwnTemplate(restored.text, restored.problem ?? '');
+  if (restored.problem) {
+    notes.push(restored.problem);
+    showNotes();
+  }
+}
 await loadExerciseScenario();
 loadFamily();
 try {
