@@ -68,6 +68,10 @@ void validate(const ChatInput& in) {
                                        idx(used[i - 1].second) + ") and [" + idx(used[i].first) + ", " + idx(used[i].second) + "))");
   if (in.generation_mask && static_cast<int>(in.generation_mask->size()) != T)
     throw InputError("generation_mask", "has " + idx(static_cast<int>(in.generation_mask->size())) + " entries but input_ids has " + idx(T));
+  if (in.turn_mask && static_cast<int>(in.turn_mask->size()) != T)
+    throw InputError("turn_mask", "has " + idx(static_cast<int>(in.turn_mask->size())) + " entries but input_ids has " + idx(T));
+  if (in.target == ChatTarget::TurnByTurn && !in.turn_mask)
+    throw InputError("turn_mask", "is missing; the turn_by_turn target needs the mask measured from growing prefixes");
   if (in.target == ChatTarget::Completion && !in.completion_start)
     throw InputError("completion_start", "is missing; the completion target needs the first token after the prompt");
   if (in.completion_start && (*in.completion_start < 0 || *in.completion_start > T))
@@ -165,6 +169,7 @@ const char* chat_reason_name(ChatReason r) {
     case ChatReason::NotGeneration: return "not_generation";
     case ChatReason::TemplateSearch: return "template_search";
     case ChatReason::PadId: return "pad_id";
+    case ChatReason::TurnRange: return "turn_range";
   }
   return "?";
 }
@@ -175,7 +180,7 @@ const std::vector<std::string>& chat_warning_ids() {
       "response_template_not_found", "no_generation_blocks", "end_of_turn_untrained",
       "pad_is_end_of_turn",       "eos_differs_from_end_of_turn", "not_prefix_stable",
       "doubled_bos",              "message_not_rendered",   "prompt_not_prefix",
-      "generation_differs_from_roles", "boundary_token"};
+      "turn_mask_differs_from_roles", "generation_differs_from_roles", "boundary_token"};
   return ids;
 }
 
@@ -201,6 +206,7 @@ ChatResult chat_masks(const ChatInput& in) {
       case ChatTarget::Generation:
         reason[t] = in.generation_mask && (*in.generation_mask)[t] ? ChatReason::Trained : ChatReason::NotGeneration;
         break;
+      case ChatTarget::TurnByTurn: reason[t] = (*in.turn_mask)[t] ? ChatReason::Trained : ChatReason::TurnRange; break;
     }
   }
   // 2. Masking by pad id: DataCollatorForLanguageModeling's labels[labels == pad] = -100. The
@@ -279,6 +285,7 @@ ChatResult chat_masks(const ChatInput& in) {
     else if (in.target == ChatTarget::LastAssistant) why = " — only the last assistant turn is a target";
     else if (in.target == ChatTarget::Generation) why = " — it lies outside every {% generation %} block";
     else if (in.target == ChatTarget::Completion) why = " — it is part of the prompt";
+    else if (in.target == ChatTarget::TurnByTurn) why = " — the ranges measured from growing prefixes cover it";
     else if (in.pad_masking == PadMasking::ById) why = " — its tokens equal the pad id";
     warn(r, "assistant_turn_untrained", "error", turn.message, positions_of(s.header_begin, s.tail_end),
          turn_name(turn.message, s.role) + " has no trained token" + why + ".");
@@ -351,6 +358,19 @@ ChatResult chat_masks(const ChatInput& in) {
   if (in.target == ChatTarget::Completion && !in.prompt_is_prefix)
     warn(r, "prompt_not_prefix", "warning", last, {},
          "the prompt rendered with the generation prompt is not a prefix of the whole conversation (TRL: “Mismatch between tokenized prompt and the start of tokenized prompt+completion”).");
+  // A mask from growing prefixes is right only where every prefix renders as a prefix
+  // (docs/semantics.md §8.2): where it is not, its ranges slide off the turns they were measured for.
+  if (in.target == ChatTarget::TurnByTurn) {
+    std::vector<int> differ;
+    for (int t = keep_from; t < keep_to; ++t) {
+      const bool by_role = role_rule(in, message_of[t], part[t], last) == ChatReason::Trained;
+      if (by_role != ((*in.turn_mask)[t] != 0)) differ.push_back(out_pos(t));
+    }
+    if (!differ.empty())
+      warn(r, "turn_mask_differs_from_roles", "warning", -1, differ,
+           idx(static_cast<int>(differ.size())) + " token(s) are labelled differently by the turn-by-turn mask than by the role spans" +
+               (in.prefix_breaks.empty() ? "." : ": the template renders earlier turns differently once later ones exist, so token counts of the shorter renders point at the wrong tokens."));
+  }
   if (in.generation_mask) {
     std::vector<int> differ;
     for (int t = keep_from; t < keep_to; ++t) {

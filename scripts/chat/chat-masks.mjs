@@ -137,6 +137,7 @@ export async function checkFile(options, { core, out = console.log, err = consol
         addSpecialTokens: options.addSpecialTokens,
         eosToken: options.policies.eosToken,
         generationPrompt: options.policies.target === 'response_template',
+        turnByTurn: options.policies.target === 'turn_by_turn',
       });
     } catch (error) {
       err(`${where}: error: ${error.message}`);

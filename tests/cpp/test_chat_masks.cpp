@@ -228,6 +228,28 @@ TEST_CASE("earlier turns ending with another token (gpt-oss: <|end|> = 8, the la
   CHECK(first(wrong, "eos_differs_from_end_of_turn").positions == std::vector<int>{16});
 }
 
+TEST_CASE("turn by turn: the mask is used as is; where its ranges slide off the turns, the tokens that differ from the role spans are named") {
+  ChatInput in = two_turns();
+  in.target = ChatTarget::TurnByTurn;
+  in.turn_mask = std::vector<int>{0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 1, 1, 1};  // the role spans' own answer
+  ChatResult same = chat_masks(in);
+  CHECK(labels(same) == ". . . . . . 30 31 9 . . . . . 32 33 9");
+  CHECK(reasons(same) == "turn_range turn_range turn_range turn_range turn_range turn_range + + + turn_range turn_range turn_range turn_range turn_range + + +");
+  CHECK(count(same, "turn_mask_differs_from_roles") == 0);
+  // The second user turn's range measured on a longer prefix render starts three tokens late
+  // (position 12 instead of 9): the newline, the user header and its text become targets.
+  in.turn_mask = std::vector<int>{0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1};
+  in.prefix_breaks = {1};
+  ChatResult slid = chat_masks(in);
+  CHECK(labels(slid) == ". . . . . . 30 31 9 12 10 22 . . 32 33 9");
+  REQUIRE(count(slid, "turn_mask_differs_from_roles") == 1);
+  CHECK(first(slid, "turn_mask_differs_from_roles").positions == std::vector<int>{9, 10, 11});
+  CHECK(slid.turns[2].trained == 2);
+  CHECK(count(slid, "not_prefix_stable") == 1);
+  in.turn_mask->pop_back();
+  CHECK_THROWS_AS(chat_masks(in), InputError);
+}
+
 TEST_CASE("truncation at max_length: cutting the last answer, or only its end-of-turn token, is an error") {
   ChatInput in = two_turns();
   in.max_length = 15;  // keeps positions 0..14: the answer loses 33 and the end-of-turn
@@ -299,7 +321,7 @@ TEST_CASE("a message the template left out, and a token holding message and temp
 
 TEST_CASE("every warning id is listed once in the page's order") {
   const auto& ids = chat_warning_ids();
-  CHECK(ids.size() == 14);
+  CHECK(ids.size() == 15);
   CHECK(ids.front() == "assistant_turn_untrained");
 }
 

@@ -236,7 +236,7 @@ function tokenSpans(messages, charSpans, { offsets, special, added, ids, bosId }
  * Renders, tokenizes and cuts a conversation. Throws ChatError for bad messages, a template that
  * does not parse or refuses the conversation, or text the offsets cannot be aligned with.
  */
-export function analyseChat(fam, messages, { template = null, addSpecialTokens = false, eosToken = null, kwargs = null, generationPrompt = false, now = null } = {}) {
+export function analyseChat(fam, messages, { template = null, addSpecialTokens = false, eosToken = null, kwargs = null, generationPrompt = false, now = null, turnByTurn = false } = {}) {
   validateMessages(messages);
   const source = template ?? fam.template;
   if (!source) {
@@ -338,7 +338,31 @@ export function analyseChat(fam, messages, { template = null, addSpecialTokens =
     notes,
     // Only the response-template policy needs it (two more renders): computed when asked.
     generationPrompt: generationPrompt ? generationPromptOf(compiled, options) || fam.family.responseTemplateFallback || '' : null,
+    turnMask: turnByTurn ? turnMaskOf(fam, messages, render, ids.length) : null,
   };
+}
+
+// The labels open-instruct's sft_tulu_tokenize_and_truncate (finetune.py) builds: every token
+// trained except, for each non-assistant message k, the tokens from len(tokenize(messages[:k]))
+// to len(tokenize(messages[:k+1])) — with the generation prompt when an assistant message
+// follows — of the whole conversation's tokens. Right only where every prefix renders as a
+// prefix of the whole (docs/semantics.md §8.2); the core compares it with the role spans.
+function turnMaskOf(fam, messages, render, T) {
+  const mask = new Array(T).fill(1);
+  const count = (k, addGenerationPrompt = false) => fam.encode(render(k, { addGenerationPrompt })).ids.length;
+  messages.forEach((m, k) => {
+    if (m.role === 'assistant') return;
+    let start;
+    let end;
+    try {
+      start = k === 0 ? 0 : count(k);
+      end = count(k + 1, k + 1 < messages.length && messages[k + 1].role === 'assistant');
+    } catch {
+      return; // a prefix the template refuses: that pipeline would have stopped here
+    }
+    for (let t = Math.max(0, start); t < Math.min(end, T); t += 1) mask[t] = 0;
+  });
+  return mask;
 }
 
 // The text the template adds for add_generation_prompt=True after a user turn: what people

@@ -17,7 +17,7 @@ import { DEFAULT_PRESET, PRESETS, presetById } from './presets.js';
 import { MAX_LINK_TEMPLATE, TPL_PATTERN } from './template-link.js';
 
 export const MAX_URL_CONVERSATION = 20000; // characters of JSON; browsers accept far longer URLs
-export const BREAK_SCENARIOS = ['response_template', 'pad_id', 'all', 'never_eot'];
+export const BREAK_SCENARIOS = ['response_template', 'pad_id', 'all', 'never_eot', 'turn_by_turn'];
 
 export const CHAT_STATE = defineState({
   f: { type: 'enum', values: FAMILIES.map((f) => f.id), default: DEFAULT_FAMILY },

@@ -90,11 +90,11 @@ function describe(fam) {
 
 function analyse(fam, { messages, options, policies }) {
   const started = performance.now();
-  const chat = analyseChat(fam, messages, { ...options, generationPrompt: policies.target === 'response_template' });
+  const chat = analyseChat(fam, messages, { ...options, generationPrompt: policies.target === 'response_template', turnByTurn: policies.target === 'turn_by_turn' });
   const request = chatRequest(fam, chat, policies);
   // The page draws from display strings and spans; offsets and vocabulary strings stay here
   // (structured-cloning [T][2] arrays is most of a large conversation's round trip).
-  const { offsets: _o, charSpans: _c, tokens: _t, ...forPage } = chat;
+  const { offsets: _o, charSpans: _c, tokens: _t, turnMask: _m, ...forPage } = chat;
   return { chat: forPage, request, ms: performance.now() - started };
 }
 
