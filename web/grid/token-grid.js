@@ -189,13 +189,13 @@ export function createLegend() {
 }
 
 // Per-position facts of batch row b that every cell's spoken label repeats: [T] objects.
-function positionFacts(batch, b, T, { tokens, pads, starts }) {
+function positionFacts(batch, b, T, { tokens, pads, starts, reasons }) {
   return Array.from({ length: T }, (_, t) => {
     const idValue = batch.input_ids[b][t];
     const mask = batch.attention_mask ? batch.attention_mask[b][t] : null;
     const label = batch.labels[b][t];
     const reasonKey = batch.label_reasons?.[b]?.[t] ?? '';
-    const reason = GRID_TEXT.reasons[reasonKey];
+    const reason = reasons[reasonKey] ?? GRID_TEXT.reasons[reasonKey];
     const isPad = pads[b][t] === 1;
     const padTrained = isPad && label !== IGNORE;
     const labelSpoken =
@@ -319,7 +319,9 @@ function describeCell(field, b, t, x, ctx) {
   return { className: classes.join(' '), label, parts, toggleable };
 }
 
-export function createTokenGrid(container, { caption = 'Token grid', interactive = false, onToggle, fields = FIELDS } = {}) {
+// `reasons` adds label reasons a page's own batches use ({ key: { glyph, short, spoken } }, e.g. the
+// chat page's system / user / role header), looked up before the grid's own.
+export function createTokenGrid(container, { caption = 'Token grid', interactive = false, onToggle, fields = FIELDS, reasons = {} } = {}) {
   const shownFields = fields.filter((f) => FIELDS.includes(f));
   const id = `token-grid-${(gridCount += 1)}`;
   const hint = h('p', { class: 'visually-hidden', id: `${id}-hint` }, interactive ? GRID_TEXT.interactiveHint : GRID_TEXT.readOnlyHint);
@@ -505,6 +507,7 @@ export function createTokenGrid(container, { caption = 'Token grid', interactive
       tokens: response.tokens ?? batch.input_ids.map((row) => row.map((x) => `#${x}`)),
       pads,
       starts: packedStarts(batch),
+      reasons,
     };
 
     const rebuilt = B !== shape.B || T !== shape.T;
