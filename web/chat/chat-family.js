@@ -12,10 +12,9 @@
 // `chatTemplate` (optional) is the template taken from llama.cpp's copies where the family names
 // one (families.js chatTemplate); otherwise the package's tokenizer_config.json chat_template.
 
-import { Tokenizer } from '@huggingface/tokenizers';
-
 import { createSectionEncoder } from './section-encoder.js';
 import { createTokenLocator } from './token-offsets.js';
+import { buildTokenizer } from './tokenizer-form.js';
 
 // tokenizer_config.json writes a special token as a string or as {content: "..."}.
 function tokenText(value) {
@@ -36,7 +35,7 @@ export function shippedTemplate(config) {
 }
 
 export function createChatFamily(family, { tokenizerJson, tokenizerConfig, chatTemplate = null }) {
-  const tokenizer = new Tokenizer(tokenizerJson, tokenizerConfig);
+  const tokenizer = buildTokenizer(tokenizerJson, tokenizerConfig);
   const locate = createTokenLocator(tokenizerJson);
   const encodeSections = createSectionEncoder(tokenizer);
   const addedById = new Map(tokenizerJson.added_tokens.map((t) => [t.id, t]));

@@ -19,7 +19,7 @@ import { createBreakPanel } from './break-panel.js';
 import { CHAT_STATE, conversationOf, policiesOf, withConversation } from './chat-state.js';
 import { createChatSummary } from './chat-summary.js';
 import { createConversationEditor } from './conversation-editor.js';
-import { createFamilyClient } from './family-client.js';
+import { optionsFor, startEarly } from './early-start.js';
 import { createFamilyPanel } from './family-panel.js';
 import { familyById } from './families.js';
 import { createPolicyForm } from './policy-form.js';
@@ -74,7 +74,11 @@ function showNotes() {
 }
 showNotes();
 
-const client = createFamilyClient({ base: document.baseURI });
+// The tokenizer worker, already loading (boot.js ran first), and the default analysis it was
+// asked for; recompute() uses that answer when nothing changed since.
+const started = startEarly();
+const client = started.client;
+let early = started.early;
 const analyse = (family, msgs, options, policies) => client.analyse(family, msgs, options, policies);
 
 // Local storage for long pasted templates; null where the browser refuses it.
@@ -160,9 +164,7 @@ function write() {
 }
 
 function analysisOptions() {
-  const family = familyById(state.f);
-  const eosChoice = family.eosChoices[state.eos];
-  return { addSpecialTokens: state.ast, eosToken: state.eos > 0 && eosChoice ? eosChoice.token : null, template: ownTemplate };
+  return optionsFor(state, ownTemplate);
 }
 
 function showProblem(error) {
@@ -192,8 +194,11 @@ async function recompute() {
   const policies = policiesOf(state, familyById(family));
   const options = analysisOptions();
   let result;
+  const first = early;
+  early = null;
   try {
-    result = await analyse(family, messages, options, policies);
+    const key = JSON.stringify([family, messages, options, policies]);
+    result = await (first?.key === key ? first.promise : analyse(family, messages, options, policies));
   } catch (error) {
     if (mine !== analysisVersion) return;
     showProblem(error);
