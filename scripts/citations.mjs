@@ -7,9 +7,10 @@
 //      docs/semantics.md ("## N. ..." or "### N.M ..."). A § that belongs to another document
 //      ("content/README.md §2", "issue 10 §1") is not a citation of ours and is skipped. The
 //      reference is cited by its path, docs/semantics.md, never by a bare "semantics.md".
-//   2. No file refers to notes that live outside the project: shared/notes/, a relative path
+//   2. No file refers to notes that live outside the project: the notes folder beside the
+//      repository (OUTSIDE_DIR below), a relative path
 //      that climbs out of the repository through a shared/ folder, or the notes' own names.
-//      The project's own web/shared/ folder ('../shared/dom.js' from web/grid/) is fine.
+//      The project's own web/shared/ folder (imported as '../shared/x.js' from web/grid/) is fine.
 // Not here: what the cited rules say (docs/semantics.md) or exercise ids (content tests).
 
 import { execFileSync } from 'node:child_process';

@@ -49,6 +49,8 @@ ApiResult failure(std::string field, std::string message) {
 
 }  // namespace
 
+ApiResult error_result(std::string field, std::string message) { return failure(std::move(field), std::move(message)); }
+
 ApiResult run_command(std::string_view command, std::string_view request_json) {
   try {
     if (request_json.size() > kMaxRequestBytes) return failure("json", "the request is larger than 256 MiB");

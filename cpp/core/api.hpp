@@ -19,4 +19,8 @@ struct ApiResult {
 // command: "collate" | "loss" | "accumulate" | "attention" | "inspect" | "chat".
 ApiResult run_command(std::string_view command, std::string_view request_json);
 
+// A failed ApiResult whose json is {"error":{"field","message"}} (for other entry points, e.g.
+// run_train_command in train_api.hpp).
+ApiResult error_result(std::string field, std::string message);
+
 }  // namespace masklab

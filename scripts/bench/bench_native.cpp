@@ -3,6 +3,8 @@
 //   masklab_bench [ITERATIONS]          prints ms per iteration of collate + loss
 //   masklab_bench --print collate|loss  prints that request's JSON (so the wasm side of
 //                                        scripts/bench/bench.mjs runs on the very same bytes)
+//   masklab_bench --train MODEL STEPS   prints ms per training step of the Train page's run
+//                                        (default settings, fixed collator; scripts/bench/train.mjs)
 //
 // Workload: B=8 rows, T=512 (longest row), V=64. Row b has 512 - 48*b tokens (512, 464, ..., 176)
 // so padding is real; token ids and logits are simple integer formulas, identical every run.
@@ -10,6 +12,7 @@
 // as the CLI and the browser pay for them. A figure printer, not a test: nothing is asserted.
 
 #include "api.hpp"
+#include "training.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -76,13 +79,38 @@ std::string loss_request() {
 }
 
 int usage() {
-  std::fputs("usage: masklab_bench [ITERATIONS] | masklab_bench --print collate|loss\n", stderr);
+  std::fputs("usage: masklab_bench [ITERATIONS] | masklab_bench --print collate|loss | masklab_bench --train tiny|small|medium STEPS\n",
+             stderr);
   return 2;
+}
+
+// Times `steps` optimizer steps of one run (after 20 untimed warm-up steps), as the Train page's
+// worker runs them: no evaluation, no logging.
+int train_bench(std::string_view model, int steps) {
+  masklab::TrainSettings settings;
+  bool known = false;
+  for (size_t i = 0; i < masklab::model_size_names().size(); ++i)
+    if (masklab::model_size_names()[i] == model) {
+      settings.model = static_cast<masklab::ModelSize>(i);
+      known = true;
+    }
+  if (!known || steps < 1 || steps + 20 > masklab::kMaxTrainSteps) return usage();
+  settings.steps = steps + 20;
+  masklab::TrainRun run(settings, masklab::RunKind::Fixed);
+  for (int i = 0; i < 20; ++i) run.step();
+  double checksum = 0;  // keeps the steps observable
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < steps; ++i) checksum += run.step().train_loss;
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  std::printf("native train %.*s: %.3f ms/step (%d steps, %zu parameters, loss %.4f)\n", static_cast<int>(model.size()),
+              model.data(), ms / steps, steps, run.model().parameters().size(), checksum / steps);
+  return 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 4 && std::string_view(argv[1]) == "--train") return train_bench(argv[2], std::atoi(argv[3]));
   if (argc == 3 && std::string_view(argv[1]) == "--print") {
     const std::string_view which = argv[2];
     if (which != "collate" && which != "loss") return usage();

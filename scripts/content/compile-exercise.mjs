@@ -288,6 +288,7 @@ export function createExerciseCompiler({ schema, mathStyles }) {
           }
         : null,
       claims: data.claims ?? [],
+      train: data.train ? { bug: data.train.bug } : null,
       live_numbers: numbers.map(({ source: s, metric, format }) => ({ source: s, metric, format })),
     };
     return {

