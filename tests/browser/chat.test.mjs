@@ -279,6 +279,27 @@ test('320 px wide: no sideways scrolling', async () => {
   assert.equal(await suite.scrollWidthAt('chat.html', 320), 320);
 });
 
+test('375 px wide: a policy change shows its summary on screen, next to the policies', async () => {
+  const { page: p } = await suite.open('chat.html?f=qwen3&p=capitals&t=assistant');
+  try {
+    await p.setViewportSize({ width: 375, height: 700 });
+    await ready(p);
+    await p.focus('#t-assistant');
+    const before = await summary(p);
+    await p.keyboard.press('ArrowDown'); // last_assistant: "Rome." and its <|im_end|>
+    await settle(p, before);
+    const echo = p.locator('#policy-echo');
+    assert.equal(await echo.textContent(), '4 of 52 tokens trained · 2 warnings');
+    assert.equal(await echo.textContent(), await summary(p));
+    // The tokens are far below; the copy of the summary is inside the screen.
+    const box = await echo.boundingBox();
+    assert.ok(box && box.y >= 0 && box.y + box.height <= 700, `policy echo at ${JSON.stringify(box)}`);
+    assert.ok(!(await p.locator('#quick-summary').isVisible()) || (await p.locator('#quick-summary').boundingBox()).y > 700);
+  } finally {
+    await p.close();
+  }
+});
+
 test('axe-core finds no accessibility violations, in light and dark', async () => {
   await withAxeScanner(async (scanner) => {
     for (const colorScheme of ['light', 'dark']) {

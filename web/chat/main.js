@@ -52,6 +52,9 @@ const urlNote = document.getElementById('url-note');
 const staleNote = document.getElementById('stale-note');
 const problemBox = document.getElementById('problem');
 const quickSummary = document.getElementById('quick-summary');
+// On one-column screens the tokens are far below the policies: this copy of the summary sticks to
+// the bottom of the screen while the policies are in view, so a click shows its effect there.
+const policyEcho = document.getElementById('policy-echo');
 const announcer = liveRegion();
 document.body.append(announcer);
 
@@ -173,6 +176,8 @@ function showProblem(error) {
   else editor.clearError();
   problemBox.hidden = false;
   problemBox.textContent = TEXT.problem(error.message);
+  policyEcho.textContent = problemBox.textContent;
+  policyEcho.classList.add('failed');
   staleNote.hidden = false;
   staleNote.textContent = lastGood ? TEXT.stale : TEXT.nothingYet;
   document.getElementById('token-view').classList.toggle('stale', Boolean(lastGood));
@@ -222,6 +227,8 @@ async function recompute() {
   const warningCount = answer.warnings.filter((w) => w.severity !== 'info').length;
   quickSummary.textContent = TEXT.summary(answer.trained_tokens, answer.input_ids.length, warningCount);
   announcer.textContent = quickSummary.textContent;
+  policyEcho.textContent = quickSummary.textContent;
+  policyEcho.classList.remove('failed');
   document.body.dataset.state = 'ready';
   document.body.dataset.analysisMs = String(Math.round(result.ms));
   scheduleLowerPanels();
