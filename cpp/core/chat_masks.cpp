@@ -177,7 +177,7 @@ const char* chat_reason_name(ChatReason r) {
 const std::vector<std::string>& chat_warning_ids() {
   static const std::vector<std::string> ids = {
       "assistant_turn_untrained", "truncated_answer",       "truncated_end_of_turn",
-      "response_template_not_found", "no_generation_blocks", "end_of_turn_untrained",
+      "response_template_not_found", "response_template_in_message", "no_generation_blocks", "end_of_turn_untrained",
       "pad_is_end_of_turn",       "eos_differs_from_end_of_turn", "not_prefix_stable",
       "doubled_bos",              "message_not_rendered",   "prompt_not_prefix",
       "turn_mask_differs_from_roles", "generation_differs_from_roles", "boundary_token"};
@@ -310,6 +310,37 @@ ChatResult chat_masks(const ChatInput& in) {
   if (in.target == ChatTarget::ResponseTemplate && !search->response_found)
     warn(r, "response_template_not_found", "error", -1, {},
          "the response template's token ids do not occur in this sequence (TRL: “Could not find response key … This instance will be ignored in loss calculation”).");
+  // The search cannot tell a template header from the same ids typed inside a message (a user
+  // quoting a chat log): each match in a message's text is taken for an assistant header.
+  if (in.target == ChatTarget::ResponseTemplate) {
+    const int n = static_cast<int>(in.response_template_ids.size());
+    const bool last_match_wins = in.instruction_template_ids.empty();
+    std::vector<std::vector<int>> inside(in.spans.size());
+    std::vector<bool> decides(in.spans.size(), false);  // holds the last match, from which training starts
+    for (int e : search->response_ends)
+      for (int t = e - n; t < e; ++t)
+        if (t >= 0 && part[t] == Part::Content && message_of[t] >= 0) {
+          for (int u = e - n; u < e; ++u)
+            if (kept(u)) inside[message_of[t]].push_back(out_pos(u));
+          if (last_match_wins && e == search->response_ends.back()) decides[message_of[t]] = true;
+          break;
+        }
+    int foreign_trained = 0;
+    for (const ChatTurn& turn : r.turns) foreign_trained += in.spans[turn.message].role != "assistant" ? turn.trained : 0;
+    for (size_t k = 0; k < inside.size(); ++k) {
+      if (inside[k].empty()) continue;
+      std::string effect;
+      if (foreign_trained > 0)
+        effect = ", and " + idx(foreign_trained) + " token(s) of messages that are not the assistant's are trained.";
+      else if (decides[k])
+        effect = ", and as the last match it decides: nothing before it is trained.";
+      else
+        effect = "; a later match decides here, so it changes nothing (with an instruction template it would).";
+      warn(r, "response_template_in_message", foreign_trained > 0 || decides[k] ? "error" : "warning", static_cast<int>(k), inside[k],
+           "the response template's ids occur inside the text of " + turn_name(static_cast<int>(k), in.spans[k].role) +
+               ": the search takes them for an assistant header" + effect);
+    }
+  }
   if (in.target == ChatTarget::Generation && !in.generation_mask)
     warn(r, "no_generation_blocks", "error", -1, {},
          "the chat template has no {% generation %} block, so return_assistant_tokens_mask is all zeros (transformers only warns; TRL 0.24 raises).");

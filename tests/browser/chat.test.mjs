@@ -251,6 +251,19 @@ test('batching: a second conversation appears as a second row of the token grid'
   assert.equal(await page.isVisible('.batch-reasons'), true);
 });
 
+test('a user quoting a ChatML log: the response-template search takes the quote for a header, and with an instruction template trains the user text', async () => {
+  const { page: p } = await suite.open(`chat.html?f=qwen3&p=quoted&t=response_template&it=${encodeURIComponent('<|im_start|>user\n')}`);
+  try {
+    await ready(p);
+    assert.match(await p.textContent('.warning-list'), /response_template_in_message/);
+    assert.match(await p.textContent('.warning-list'), /inside the text of message 1 \(user\)/);
+    // By hand (tests/node/chat.test.mjs): 8 user tokens after the quoted header are trained.
+    assert.equal(await p.locator('#chips .chip.trained[aria-label*="message 1 (user)"]').count(), 8);
+  } finally {
+    await p.close();
+  }
+});
+
 test('state survives a reload', async () => {
   const { page: p } = await suite.open('chat.html?f=qwen3&t=last_assistant&eot=never');
   await ready(p);

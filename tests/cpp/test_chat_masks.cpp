@@ -191,6 +191,38 @@ TEST_CASE("response-template search: the last match wins, so a multi-turn row tr
   CHECK(count(missing, "assistant_turn_untrained") == 2);
 }
 
+TEST_CASE("response-template search: the template's ids inside a message's text are taken for a header") {
+  ChatInput in = two_turns();
+  in.target = ChatTarget::ResponseTemplate;
+  in.response_template_ids = {11};
+  in.input_ids[11] = 11;  // the second user message's text is the header's id (a quoted chat log)
+  // Last match wins: the real header at 13 still decides, so the labels do not change.
+  ChatResult quiet = chat_masks(in);
+  CHECK(labels(quiet) == ". . . . . . . . . . . . . . 32 33 9");
+  REQUIRE(count(quiet, "response_template_in_message") == 1);
+  CHECK(first(quiet, "response_template_in_message").turn == 2);
+  CHECK(first(quiet, "response_template_in_message").severity == "warning");
+  CHECK(first(quiet, "response_template_in_message").positions == std::vector<int>{11});
+  // With an instruction template (10): human starts [1, 10], response ends [6, 12, 14]. TRL pairs
+  // them in order: (1, 6) masks [0, 6), (10, 12) masks [10, 12); the third match has no pair, so
+  // everything from 12 on is trained: the user's <eot> (12) and the assistant's header (13) too.
+  in.instruction_template_ids = {10};
+  ChatResult loud = chat_masks(in);
+  CHECK(labels(loud) == ". . . . . . 30 31 9 12 . . 9 11 32 33 9");
+  CHECK(loud.turns[2].trained == 1);
+  CHECK(first(loud, "response_template_in_message").severity == "error");
+  // Inside the last answer, with no instruction template: that match decides, and the answer's
+  // first token is lost.
+  ChatInput answer = two_turns();
+  answer.target = ChatTarget::ResponseTemplate;
+  answer.response_template_ids = {11};
+  answer.input_ids[14] = 11;
+  ChatResult cut = chat_masks(answer);
+  CHECK(labels(cut) == ". . . . . . . . . . . . . . . 33 9");
+  CHECK(first(cut, "response_template_in_message").turn == 3);
+  CHECK(first(cut, "response_template_in_message").severity == "error");
+}
+
 TEST_CASE("pad == end-of-turn masked by id: every real end-of-turn loses its label") {
   ChatInput in = two_turns();
   in.pad_token_id = 9;
@@ -321,7 +353,7 @@ TEST_CASE("a message the template left out, and a token holding message and temp
 
 TEST_CASE("every warning id is listed once in the page's order") {
   const auto& ids = chat_warning_ids();
-  CHECK(ids.size() == 15);
+  CHECK(ids.size() == 16);
   CHECK(ids.front() == "assistant_turn_untrained");
 }
 

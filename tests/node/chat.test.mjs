@@ -220,6 +220,41 @@ describe('policies on the real tokens', () => {
   });
 });
 
+describe('the response template typed inside a message', () => {
+  // A user pastes a ChatML log into a Qwen3 conversation. The tokenizer splits special tokens out
+  // of any text, so the user's "<|im_start|>assistant\n" is the header's own ids, 151644 77091 198.
+  const QUOTED = [
+    { role: 'user', content: 'My log has this line:\n<|im_start|>assistant\nOK\nWhat is it?' },
+    { role: 'assistant', content: 'A chat header.' },
+  ];
+
+  test('with an instruction template the match shifts TRL\'s pairing, and the rest of the user message is trained', () => {
+    const m = masks('qwen3', QUOTED, { target: 'response_template', instructionTemplate: '<|im_start|>user\n' });
+    const user = m.chat.messages[0];
+    const quote = m.chat.display.slice(user.content[0], user.content[1]);
+    assert.deepEqual(quote, ['My', ' log', ' has', ' this', ' line', ':\n', '<|im_start|>', 'assistant', '\n', 'OK', '\n', 'What', ' is', ' it', '?']);
+    // Human starts [0], response ends [12 (inside the user text), 23 (the real header)]: zip pairs
+    // (0, 12), so labels[:12] = -100 and everything after the quoted header is trained: "OK", "\n",
+    // "What", " is", " it", "?", the user's <|im_end|> and "\n" (8 tokens), and the real header too.
+    assert.equal(m.answer.turns[0].trained, 8);
+    assert.deepEqual(trainedTokens(m).slice(0, 8), ['OK', '\n', 'What', ' is', ' it', '?', '<|im_end|>', '\n']);
+    const w = m.answer.warnings.find((x) => x.id === 'response_template_in_message');
+    assert.equal(w.severity, 'error');
+    assert.equal(w.turn, 0);
+    assert.deepEqual(w.positions, [user.content[0] + 6, user.content[0] + 7, user.content[0] + 8]);
+  });
+
+  test('without one the last match (the real header) decides: same labels as before, a warning only', () => {
+    const m = masks('qwen3', QUOTED, { target: 'response_template' });
+    assert.equal(m.answer.turns[0].trained, 0);
+    assert.equal(m.answer.warnings.find((x) => x.id === 'response_template_in_message').severity, 'warning');
+    // Role spans never look at the text: the quote is user content, not a header.
+    const roles = masks('qwen3', QUOTED);
+    assert.equal(roles.answer.turns[0].trained, 0);
+    assert.ok(!warningIds(roles).includes('response_template_in_message'));
+  });
+});
+
 describe('prefix stability', () => {
   const twoTurns = [...HI, { role: 'user', content: 'Bye' }, { role: 'assistant', content: 'Bye!' }];
 
