@@ -7,6 +7,8 @@
 //   run(command, json)                 -> answer JSON (or {"error":{"field","message"}})
 //   benchRun(command, json, iterations) -> total milliseconds for `iterations` calls, timed inside
 //                                          wasm so the JS<->wasm string copies are excluded
+//   doctor(text, optionsJson)          -> the batch doctor on pasted text as it is (api.hpp)
+//   benchDoctor(text, optionsJson, iterations) -> like benchRun, for doctor
 
 #include "api.hpp"
 
@@ -42,9 +44,11 @@ std::string error_json(std::string_view field, std::string_view message) {
   return "{\"error\":{\"field\":" + json_string(field) + ",\"message\":" + json_string(message) + "}}";
 }
 
-std::string run(std::string command, std::string json) {
+// The answer of one core call, whatever escapes it turned into an error answer.
+template <class Call>
+std::string answer(Call call) {
   try {
-    return masklab::run_command(command, json).json;
+    return call().json;
   } catch (const std::exception& e) {
     return error_json("internal", e.what());
   } catch (...) {
@@ -52,13 +56,15 @@ std::string run(std::string command, std::string json) {
   }
 }
 
-// Returns -1 if any call fails, so a benchmark never reports the speed of an error path.
-double bench_run(std::string command, std::string json, int iterations) {
+// Milliseconds for `iterations` calls; -1 if any call fails, so a benchmark never reports the
+// speed of an error path.
+template <class Call>
+double timed(Call call, int iterations) {
   try {
     size_t checksum = 0;  // keeps the calls observable
     const double start = emscripten_get_now();
     for (int i = 0; i < iterations; ++i) {
-      const masklab::ApiResult result = masklab::run_command(command, json);
+      const masklab::ApiResult result = call();
       if (!result.ok) return -1.0;
       checksum += result.json.size();
     }
@@ -69,9 +75,27 @@ double bench_run(std::string command, std::string json, int iterations) {
   }
 }
 
+std::string run(std::string command, std::string json) {
+  return answer([&] { return masklab::run_command(command, json); });
+}
+
+double bench_run(std::string command, std::string json, int iterations) {
+  return timed([&] { return masklab::run_command(command, json); }, iterations);
+}
+
+std::string doctor(std::string text, std::string options) {
+  return answer([&] { return masklab::run_doctor(text, options); });
+}
+
+double bench_doctor(std::string text, std::string options, int iterations) {
+  return timed([&] { return masklab::run_doctor(text, options); }, iterations);
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(masklab) {
   emscripten::function("run", &run);
   emscripten::function("benchRun", &bench_run);
+  emscripten::function("doctor", &doctor);
+  emscripten::function("benchDoctor", &bench_doctor);
 }

@@ -5,6 +5,7 @@
 
 #include "chat_requests.hpp"
 #include "collate.hpp"
+#include "doctor_json.hpp"
 #include "input_error.hpp"
 #include "requests.hpp"
 
@@ -33,8 +34,12 @@ Json dispatch(std::string_view command, const Json& request) {
     return encode_inspect(inspect(in), in);
   }
   if (command == "chat") return encode_chat(chat_masks(decode_chat(request)));
+  if (command == "doctor") {
+    DoctorRequest r = decode_doctor(request);
+    return encode_doctor(diagnose(parse_printed_batch(r.text), r.options), r.view);
+  }
   throw InputError("command", "\"" + std::string(command) +
-                                  "\" is not a command; expected collate, loss, accumulate, attention, inspect or chat");
+                                  "\" is not a command; expected collate, loss, accumulate, attention, inspect, chat or doctor");
 }
 
 ApiResult failure(std::string field, std::string message) {
@@ -47,17 +52,13 @@ ApiResult failure(std::string field, std::string message) {
   return r;
 }
 
-}  // namespace
-
-ApiResult error_result(std::string field, std::string message) { return failure(std::move(field), std::move(message)); }
-
-ApiResult run_command(std::string_view command, std::string_view request_json) {
+// Runs `answer` (which returns the response as Json) and turns every failure into data.
+template <class Answer>
+ApiResult guarded(Answer answer) {
   try {
-    if (request_json.size() > kMaxRequestBytes) return failure("json", "the request is larger than 256 MiB");
-    Json request = parse_json(request_json);
     ApiResult r;
     r.ok = true;
-    r.json = to_json(dispatch(command, request));
+    r.json = to_json(answer());
     return r;
   } catch (const InputError& e) {
     return failure(e.field, e.message);
@@ -66,6 +67,23 @@ ApiResult run_command(std::string_view command, std::string_view request_json) {
   } catch (const std::exception& e) {
     return failure("", std::string("internal error: ") + e.what());
   }
+}
+
+}  // namespace
+
+ApiResult error_result(std::string field, std::string message) { return failure(std::move(field), std::move(message)); }
+
+ApiResult run_command(std::string_view command, std::string_view request_json) {
+  if (request_json.size() > kMaxRequestBytes) return failure("json", "the request is larger than 256 MiB");
+  return guarded([&] { return dispatch(command, parse_json(request_json)); });
+}
+
+ApiResult run_doctor(std::string_view text, std::string_view options_json) {
+  if (options_json.size() > kMaxRequestBytes) return failure("json", "the options are larger than 256 MiB");
+  return guarded([&] {
+    DoctorRequest r = decode_doctor_options(parse_json(options_json));
+    return encode_doctor(diagnose(parse_printed_batch(text), r.options), r.view);
+  });
 }
 
 }  // namespace masklab

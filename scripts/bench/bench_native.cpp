@@ -1,20 +1,27 @@
 // masklab_bench — times the native core on one fixed, generated workload.
 //
-//   masklab_bench [ITERATIONS]          prints ms per iteration of collate + loss
+//   masklab_bench [ITERATIONS]          prints ms per iteration of collate + loss, then of doctor
 //   masklab_bench --print collate|loss  prints that request's JSON (so the wasm side of
 //                                        scripts/bench/bench.mjs runs on the very same bytes)
+//   masklab_bench --print doctor|doctor-options  the doctor's printed batch, and its options JSON
 //   masklab_bench --train MODEL STEPS   prints ms per training step of the Train page's run
 //                                        (default settings, fixed collator; scripts/bench/train.mjs)
 //
 // Workload: B=8 rows, T=512 (longest row), V=64. Row b has 512 - 48*b tokens (512, 464, ..., 176)
 // so padding is real; token ids and logits are simple integer formulas, identical every run.
+// doctor: a 64 × 4096 batch printed in full (torch.set_printoptions(profile='full')) as PyTorch
+// prints it — input_ids, attention_mask, labels, about 5 MB of text — with Llama 3 ids, rows of
+// 4096 - 48·b tokens padded with 128004, and labels copied from input_ids (so the pads are
+// trained and every figure, the bigram's refit included, is computed).
 // Timing goes through masklab::run_command, i.e. JSON parsing and writing are included, exactly
 // as the CLI and the browser pay for them. A figure printer, not a test: nothing is asserted.
 
 #include "api.hpp"
 #include "training.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -78,8 +85,52 @@ std::string loss_request() {
   return s;
 }
 
+// One tensor as torch/_tensor_str.py prints it at the default linewidth 80: every value
+// right-aligned to the widest, floor((80 - 8) / (width + 2)) values per line, continuation lines
+// indented 9 spaces, rows 8.
+template <class Value>
+std::string printed_tensor(int rows, int cols, Value value) {
+  size_t width = 1;
+  for (int b = 0; b < rows; ++b)
+    for (int t = 0; t < cols; ++t) width = std::max(width, std::to_string(value(b, t)).size());
+  const int per_line = static_cast<int>((80 - 8) / (width + 2));
+  std::string s = "tensor([";
+  for (int b = 0; b < rows; ++b) {
+    s += b ? ",\n        [" : "[";
+    for (int t = 0; t < cols; ++t) {
+      if (t) s += t % per_line == 0 ? ",\n         " : ", ";
+      const std::string v = std::to_string(value(b, t));
+      s.append(width - v.size(), ' ');
+      s += v;
+    }
+    s += ']';
+  }
+  return s + "])";
+}
+
+constexpr int kDoctorB = 64, kDoctorT = 4096, kDoctorPad = 128004, kDoctorEos = 128001;
+
+int doctor_length(int b) { return kDoctorT - 48 * b; }
+int doctor_id(int b, int t) {
+  if (t >= doctor_length(b)) return kDoctorPad;
+  if (t == 0) return 128000;
+  if (t == doctor_length(b) - 1) return kDoctorEos;
+  return 1000 + static_cast<int>((b * 7919LL + t * 104729LL) % 120000);
+}
+
+std::string doctor_text() {
+  return "{'input_ids': " + printed_tensor(kDoctorB, kDoctorT, doctor_id) + ", 'attention_mask': " +
+         printed_tensor(kDoctorB, kDoctorT, [](int b, int t) { return t < doctor_length(b) ? 1 : 0; }) +
+         ", 'labels': " + printed_tensor(kDoctorB, kDoctorT, doctor_id) + "}";
+}
+
+std::string doctor_options() {
+  return "{\"pad_token_id\":" + std::to_string(kDoctorPad) + ",\"eos_token_id\":" + std::to_string(kDoctorEos) + "}";
+}
+
 int usage() {
-  std::fputs("usage: masklab_bench [ITERATIONS] | masklab_bench --print collate|loss | masklab_bench --train tiny|small|medium STEPS\n",
+  std::fputs("usage: masklab_bench [ITERATIONS] | masklab_bench --print collate|loss|doctor|doctor-options | "
+             "masklab_bench --train tiny|small|medium STEPS\n",
              stderr);
   return 2;
 }
@@ -113,8 +164,11 @@ int main(int argc, char** argv) {
   if (argc == 4 && std::string_view(argv[1]) == "--train") return train_bench(argv[2], std::atoi(argv[3]));
   if (argc == 3 && std::string_view(argv[1]) == "--print") {
     const std::string_view which = argv[2];
-    if (which != "collate" && which != "loss") return usage();
-    const std::string json = which == "collate" ? collate_request() : loss_request();
+    if (which != "collate" && which != "loss" && which != "doctor" && which != "doctor-options") return usage();
+    const std::string json = which == "collate"  ? collate_request()
+                             : which == "loss"   ? loss_request()
+                             : which == "doctor" ? doctor_text()
+                                                 : doctor_options();
     std::fwrite(json.data(), 1, json.size(), stdout);
     std::fputc('\n', stdout);
     return 0;
@@ -155,5 +209,23 @@ int main(int argc, char** argv) {
   std::printf("native collate+loss B=%d T=%d V=%d: %.3f ms/iter (collate %.3f, loss %.3f; %d iterations, %zu bytes out)\n",
               kB, kT, kV, (collate_ms + loss_ms) / iterations, collate_ms / iterations, loss_ms / iterations,
               iterations, checksum / iterations);
+
+  const std::string text = doctor_text(), options = doctor_options();
+  const masklab::ApiResult check = masklab::run_doctor(text, options);
+  if (!check.ok) {
+    std::fprintf(stderr, "masklab_bench: doctor rejected: %s: %s\n", check.field.c_str(), check.message.c_str());
+    return 1;
+  }
+  // Wall clock as for collate + loss, and process CPU time, which a busy machine inflates less.
+  double doctor_ms = 0;
+  const std::clock_t cpu0 = std::clock();
+  for (int i = 0; i < iterations; ++i) {
+    const auto t0 = Clock::now();
+    checksum += masklab::run_doctor(text, options).json.size();
+    doctor_ms += std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  }
+  const double doctor_cpu_ms = 1000.0 * static_cast<double>(std::clock() - cpu0) / CLOCKS_PER_SEC;
+  std::printf("native doctor B=%d T=%d printed (%zu bytes of text): %.3f ms/iter (cpu %.3f)\n", kDoctorB, kDoctorT,
+              text.size(), doctor_ms / iterations, doctor_cpu_ms / iterations);
   return 0;
 }

@@ -37,10 +37,17 @@ export function loadCore(options = {}) {
 function wrap(module) {
   const api = {};
   for (const command of COMMANDS) api[command] = (request) => call(module, command, request);
+  // doctor({ text, pad_token_id, … }): the pasted text crosses on its own rather than escaped
+  // inside a JSON request (megabytes of print(batch) output); the options go as JSON.
+  api.doctor = (request) => {
+    const { text, ...options } = request ?? {};
+    if (typeof text !== 'string') return errorAnswer('text', 'is missing; paste what print(batch) printed');
+    return call(module, 'doctor', options, (json) => module.doctor(text, json));
+  };
   return Object.freeze(api);
 }
 
-function call(module, command, request) {
+function call(module, command, request, run = (json) => module.run(command, json)) {
   let json;
   try {
     json = JSON.stringify(request);
@@ -51,7 +58,7 @@ function call(module, command, request) {
 
   let answer;
   try {
-    answer = module.run(command, json);
+    answer = run(json);
   } catch (cause) {
     // Only reachable if the module itself breaks (e.g. out of memory): the binding catches C++.
     return errorAnswer('core', `${command} failed inside the WebAssembly module: ${describe(cause)}`);
