@@ -144,7 +144,7 @@ async function pageTimes(browser, url, family = null, runs = COLD) {
     await context.close();
   }
   if (family) {
-    console.log(`  ${family}: cold ${stats(cold)}; warm ${stats(warm)}`);
+    console.log(`  ${family}: cold ${stats(cold)} (CPU ${stats(coldCpu)}); warm ${stats(warm)}`);
     return;
   }
   console.log(`cold ready (navigation -> default conversation labelled, Qwen3 files included; ${load()}): ${stats(cold)}  [target ≤ 1.5 s]`);
