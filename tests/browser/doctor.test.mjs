@@ -272,6 +272,19 @@ test('axe-core finds no accessibility violations, in light and dark', async () =
         const violations = await scanner.scan(suite.url(query), { colorScheme, prepare: ready });
         assert.deepEqual(violations, [], `${query} (${colorScheme})`);
       }
+    // An example picked from the list (its verdict line under it) and a family's token strings.
+    for (const colorScheme of ['light', 'dark']) {
+      const violations = await scanner.scan(suite.url('doctor.html?family=llama3_1'), {
+        colorScheme,
+        prepare: async (p) => {
+          await ready(p);
+          await p.locator('.example-button').nth(2).click();
+          await p.waitForSelector('.example-result');
+          await p.waitForSelector('.token-grid td.f-tokens', { timeout: 60_000 });
+        },
+      });
+      assert.deepEqual(violations, [], `picked example, llama3_1 tokens (${colorScheme})`);
+    }
   });
 });
 
