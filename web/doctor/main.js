@@ -52,6 +52,10 @@ const TEXT = {
   familyOutside: (label, size, ids) =>
     `${ids.length === 1 ? '1 id in view is' : `${ids.length} ids in view are`} past ${label}’s vocabulary (${size.toLocaleString('en')} ids): ` +
     `${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ', …' : ''}, shown as #id. Was the batch tokenized by another family?`,
+  // The ids the options ask for, as this family's tokenizer has them (the loader's info).
+  familyIds: (label, info) =>
+    `${label}’s end tokens: ${info.eosChoices.map((c) => `${c.token} = ${c.id} — ${c.note}`).join('; ')}. ` +
+    `pad_token: ${info.specials?.pad_token ? `${info.specials.pad_token} = ${info.pad?.id}` : 'none set in its tokenizer_config.json'}.`,
   familyNamesFailed: (label, message) => `${label}’s tokenizer could not name these ids: ${message}. The grid shows ids.`,
   exampleLoaded: (title) => `Loaded the example “${title}”.`,
   seeDiagnosis: 'See the diagnosis',
@@ -102,6 +106,7 @@ const familyControl = $('family-control');
 const familySelect = $('family');
 const familyStatus = $('family-status');
 const familyProgress = $('family-progress');
+const familyIds = $('family-ids');
 const announcer = liveRegion();
 document.body.append(announcer);
 
@@ -384,6 +389,7 @@ async function setUpFamilies() {
 
 async function useFamily(id, families) {
   tokenNames = null;
+  familyIds.textContent = '';
   const request = ++familyRequest;
   const current = () => request === familyRequest; // the user has not picked another family since
   if (!id) {
@@ -409,6 +415,7 @@ async function useFamily(id, families) {
     familyProgress.hidden = true;
     tokenNames = { ...names, label };
     familyStatus.textContent = TEXT.familyLoaded(label, names.vocabSize);
+    if (Array.isArray(names.info?.eosChoices)) familyIds.textContent = TEXT.familyIds(label, names.info);
   } catch (error) {
     if (!current()) return;
     familyProgress.hidden = true;

@@ -2,7 +2,7 @@
 // strings with a model family's real tokenizer, as the Chat masks page loads it.
 //
 //   const families = await tokenFamilies();          // [{ id, label }], [] when unavailable
-//   const names = await loadTokenNames(id, onProgress); // -> { nameOf(ids) -> Promise<string[]>, vocabSize }
+//   const names = await loadTokenNames(id, onProgress); // -> { nameOf(ids) -> Promise<string[]>, vocabSize, info }
 //
 // The family list and loader belong to the chat page (web/chat/families.js, family-client.js).
 // They are looked up lazily, with import.meta.glob, so this page builds and works without them:
@@ -43,5 +43,5 @@ export async function loadTokenNames(familyId, onProgress = () => {}) {
   const loadChips = Object.values(chipModules)[0];
   const chips = loadChips ? await loadChips().catch(() => null) : null;
   const visible = typeof chips?.visibleText === 'function' ? chips.visibleText : (text) => text;
-  return { nameOf: async (ids) => (await client.tokenStrings(familyId, ids)).map(visible), vocabSize };
+  return { nameOf: async (ids) => (await client.tokenStrings(familyId, ids)).map(visible), vocabSize, info };
 }
