@@ -2,7 +2,7 @@
 # Prepares a machine to build and test masklab. Idempotent: a second run changes nothing.
 #
 # Installs, only when missing, the Debian 12 packages the build needs (emscripten, cmake, g++,
-# doctest-dev, chromium, fonts-liberation), then the npm packages when node_modules is missing or older than
+# doctest-dev, rapidjson-dev, chromium, fonts-liberation), then the npm packages when node_modules is missing or older than
 # package-lock.json. Node.js itself (>= 20.19, for Vite 8) is expected to be installed already:
 # Debian 12's own nodejs is too old, so this script stops with a message instead of guessing.
 set -euo pipefail
@@ -15,6 +15,7 @@ command -v em++ >/dev/null 2>&1 || missing+=(emscripten)
 command -v cmake >/dev/null 2>&1 || missing+=(cmake)
 command -v g++ >/dev/null 2>&1 || missing+=(g++)
 [ -f /usr/include/doctest/doctest.h ] || missing+=(doctest-dev)
+[ -f /usr/include/rapidjson/reader.h ] || missing+=(rapidjson-dev)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 # Text in headless screenshots and axe's contrast checks need a real font; with
 # --no-install-recommends chromium may come without one.
@@ -33,7 +34,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   "${sudo[@]}" apt-get update -qq
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
 else
-  say "system packages present (em++, cmake, g++, doctest, chromium)"
+  say "system packages present (em++, cmake, g++, doctest, rapidjson, chromium)"
 fi
 
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then

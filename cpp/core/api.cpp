@@ -5,13 +5,12 @@
 
 #include "collate.hpp"
 #include "input_error.hpp"
+#include "limits.hpp"
 #include "requests.hpp"
 
 namespace masklab {
 
 namespace {
-
-constexpr size_t kMaxRequestBytes = 256u << 20;
 
 Json dispatch(std::string_view command, const Json& request) {
   if (command == "collate") {
@@ -49,8 +48,8 @@ ApiResult failure(std::string field, std::string message) {
 
 ApiResult run_command(std::string_view command, std::string_view request_json) {
   try {
-    if (request_json.size() > kMaxRequestBytes) return failure("json", "the request is larger than 256 MiB");
-    Json request = parse_json(request_json);
+    limit_request("json", "bytes", request_json.size(), kMaxRequestBytes);
+    Json request = parse_json(request_json, JsonLimits{max_request_values(command), "the request"});
     ApiResult r;
     r.ok = true;
     r.json = to_json(dispatch(command, request));
