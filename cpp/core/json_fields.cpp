@@ -74,7 +74,7 @@ constexpr std::uint64_t kReserveCap = std::uint64_t{1} << 22;
 
 std::uint64_t product_of(const std::vector<int>& dims) {
   std::uint64_t p = 1;
-  for (int d : dims) p = product({p, static_cast<std::uint64_t>(d < 0 ? 0 : d)});
+  for (int d : dims) p = product({static_cast<long long>(std::min<std::uint64_t>(p, kReserveCap)), d});
   return p;
 }
 

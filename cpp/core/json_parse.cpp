@@ -19,6 +19,7 @@
 
 #include "input_error.hpp"
 #include "json.hpp"
+#include "limits.hpp"
 
 namespace masklab {
 
@@ -312,7 +313,7 @@ bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
       syntax_error(text, at, "nesting deeper than " + std::to_string(Json::kMaxDepth) + " levels");
     case Stop::TooMany: {
       const std::string field = b.top_field().empty() ? "json" : b.top_field();
-      throw InputError(field, std::string(limits.what) + " has more than " + std::to_string(limits.max_values) +
+      throw InputError(field, std::string(limits.what) + " has more than " + grouped(limits.max_values) +
                                   " values (numbers, strings, lists, objects); it is refused before any work "
                                   "(the request is too large)");
     }

@@ -2,6 +2,7 @@
 #include "limits.hpp"
 
 #include "input_error.hpp"
+#include "padding.hpp"
 
 namespace masklab {
 
@@ -13,18 +14,22 @@ std::size_t max_request_values(std::string_view command) {
     std::size_t values;
   };
   static constexpr Entry kTable[] = {
-      {"loss", kMaxLossValues + (kMaxLossValues >> 4)},
-      {"accumulate", kMaxLossValues + (kMaxLossValues >> 4)},
+      // input_ids, labels, completion_mask and assistant_masks for every token of a full batch
+      {"collate", 4 * kMaxBatchTokens + 64 * 1024},
+      // logits, and labels as many as logits when V = 1
+      {"loss", 2 * kMaxLossValues + 64 * 1024},
+      {"accumulate", 2 * kMaxLossValues + 64 * 1024},
   };
   for (const Entry& e : kTable)
     if (e.command == command) return e.values;
   return kDefaultMaxValues;
 }
 
-std::uint64_t product(std::initializer_list<std::uint64_t> factors) {
+std::uint64_t product(std::initializer_list<long long> factors) {
   std::uint64_t p = 1;
-  for (std::uint64_t f : factors) {
-    if (f == 0) return 0;
+  for (long long signed_f : factors) {
+    if (signed_f <= 0) return 0;
+    const auto f = static_cast<std::uint64_t>(signed_f);
     if (p > UINT64_MAX / f) p = UINT64_MAX;
     else p *= f;
   }
@@ -38,6 +43,12 @@ std::string grouped(std::uint64_t n) {
     if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
     out += digits[i];
   }
+  return out;
+}
+
+std::string shape_text(std::initializer_list<long long> dims) {
+  std::string out;
+  for (long long d : dims) out += (out.empty() ? "" : " × ") + grouped(d < 0 ? 0 : static_cast<std::uint64_t>(d));
   return out;
 }
 

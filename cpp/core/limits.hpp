@@ -39,18 +39,24 @@ constexpr std::size_t kMaxRequestBytes = std::size_t{64} << 20;  // 64 MiB
 constexpr std::size_t kDefaultMaxValues = std::size_t{1} << 20;
 std::size_t max_request_values(std::string_view command);
 
-// Layer 3: shapes, per command.
-constexpr std::uint64_t kMaxLossValues = std::uint64_t{1} << 22;         // B·T·V logits (loss, accumulate)
-constexpr std::uint64_t kMaxGradientValues = std::uint64_t{1} << 21;     // B·T·V gradient numbers in an answer
-constexpr std::uint64_t kMaxAttentionCells = std::uint64_t{1} << 20;     // B·T·T score/weight cells in an answer
-constexpr std::uint64_t kMaxAttentionWork = std::uint64_t{1} << 28;      // B·T·T·D multiply-adds
-constexpr std::uint64_t kMaxInspectModelValues = std::uint64_t{1} << 22; // B·T·V logits of the tiny model
+// Layer 3: shapes, per command. Besides the native ≤ 2 s / 512 MB, the answers a JSON request
+// may ask for are kept to what the WebAssembly module prints in a few seconds (it formats numbers
+// with snprintf, ~10x slower than native to_chars); bigger gradients go through the typed-array
+// path (tensor_api.hpp), which prints nothing.
+constexpr std::uint64_t kMaxLossValues = std::uint64_t{1} << 21;         // B·T·V logits (loss, accumulate)
+constexpr std::uint64_t kMaxGradientValues = std::uint64_t{1} << 19;     // B·T·V gradient numbers in a JSON answer
+constexpr std::uint64_t kMaxAttentionCells = std::uint64_t{1} << 18;     // B·T·T score/weight cells in an answer
+constexpr std::uint64_t kMaxAttentionWork = std::uint64_t{1} << 26;      // B·T·T·D multiply-adds
+constexpr std::uint64_t kMaxInspectModelValues = 20'000'000;            // B·T·V logits of the tiny model
 
-// a × b × …, saturating at UINT64_MAX instead of wrapping.
-std::uint64_t product(std::initializer_list<std::uint64_t> factors);
+// a × b × …, saturating at UINT64_MAX instead of wrapping (a negative factor counts as 0).
+std::uint64_t product(std::initializer_list<long long> factors);
 
 // "16,384,000": digits grouped in threes, for messages about sizes.
 std::string grouped(std::uint64_t n);
+
+// "1 × 512 × 32,000": a shape for messages.
+std::string shape_text(std::initializer_list<long long> dims);
 
 // Throws InputError(field, "has <count> <what>; at most <max> are accepted (the request is too
 // large)") when count > max.

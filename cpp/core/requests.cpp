@@ -6,6 +6,7 @@
 
 #include "input_error.hpp"
 #include "json_fields.hpp"
+#include "limits.hpp"
 #include "tiny_model.hpp"
 #include "tokenizer.hpp"
 
@@ -86,6 +87,8 @@ LossInput decode_loss_fields(const Json* logits, const Json* labels, const std::
   in.B = dims[0];
   in.T = dims[1];
   in.V = dims[2];
+  limit_request(prefix + "logits", "values (B × T × V = " + shape_text({in.B, in.T, in.V}) + ")",
+                product({in.B, in.T, in.V}), kMaxLossValues);
   std::vector<int> ldims;
   in.labels = read_int_tensor(*labels, prefix + "labels", 2, ldims);
   if (ldims[0] != in.B)
@@ -124,6 +127,13 @@ Reduction decode_reduction(const Json& v) {
 
 Json optional_number(const std::optional<double>& x) { return x ? Json::number(*x) : Json::null(); }
 
+// The grid's row bound, checked before any row is tokenised or collated.
+void check_inspect_rows(const char* field, size_t rows) {
+  if (rows > static_cast<size_t>(kMaxInspectRows))
+    throw InputError(field, "has " + std::to_string(rows) + " rows; the grid shows at most " +
+                                std::to_string(kMaxInspectRows) + " (use the collate and loss commands for big batches)");
+}
+
 }  // namespace
 
 CollateRequest decode_collate(const Json& request) {
@@ -141,6 +151,9 @@ LossInput decode_loss(const Json& request) {
   if (const Json* v = r.get("reduction")) in.reduction = decode_reduction(*v);
   if (const Json* v = r.get("num_items_in_batch")) in.num_items_in_batch = read_number(*v, "num_items_in_batch");
   if (const Json* v = r.get("gradient")) in.gradient = read_bool(*v, "gradient");
+  if (in.gradient)
+    limit_answer("gradient", "gradient values (B × T × V)", in.logits.size(), kMaxGradientValues,
+                 "; ask for the loss alone, or use the typed-array path for large gradients");
   return in;
 }
 
@@ -150,11 +163,14 @@ std::vector<LossInput> decode_accumulate(const Json& request) {
   if (!mbs) throw InputError("micro_batches", "is missing; expected [{logits, labels}, ...]");
   if (!mbs->is_array()) throw InputError("micro_batches", std::string("expected an array, got ") + Json::describe(mbs->type()));
   std::vector<LossInput> out;
+  std::uint64_t total = 0;
   for (size_t i = 0; i < mbs->items().size(); ++i) {
     std::string path = "micro_batches[" + std::to_string(i) + "]";
     ObjectReader m(mbs->items()[i], path, {"logits", "labels"});
     LossInput in = decode_loss_fields(m.get("logits"), m.get("labels"), path + ".");
     decode_loss_options(r, in);
+    total += in.logits.size();
+    limit_request("micro_batches", "logits values in all micro-batches", total, kMaxLossValues);
     out.push_back(std::move(in));
   }
   return out;
@@ -178,6 +194,10 @@ AttentionInput decode_attention(const Json& request) {
   in.B = dims[0];
   in.T = dims[1];
   in.D = dims[2];
+  limit_answer("q", "score cells (B × T × T = " + shape_text({in.B, in.T, in.T}) + ")", product({in.B, in.T, in.T}),
+               kMaxAttentionCells, "; the answer has scores, visible and weights for every query/key pair — use fewer positions");
+  limit_request("q", "multiply-adds to do (B × T × T × D = " + shape_text({in.B, in.T, in.T, in.D}) + ")",
+                product({in.B, in.T, in.T, in.D}), kMaxAttentionWork);
   if (const Json* x = r.get("attention_mask")) {
     std::vector<int> md;
     in.attention_mask = read_int_tensor(*x, "attention_mask", 2, md);
@@ -214,20 +234,29 @@ InspectInput decode_inspect(const Json& request) {
     if (const Json* v = r.get("add_eos")) add_eos = read_bool(*v, "add_eos");
     if (!text->is_array() || text->items().empty())
       throw InputError("text_features", "expected a non-empty array of strings or {prompt, completion} objects");
+    check_inspect_rows("text_features", text->items().size());
     Vocabulary vocab;
+    // Tokenising stops one token past the bound, so a huge text costs what was read.
+    auto encode_text = [&](const std::string& text_value, const std::string& field) {
+      std::vector<int> ids = encode(text_value, vocab, kMaxInspectTextTokens + 1);
+      if (ids.size() > static_cast<size_t>(kMaxInspectTextTokens))
+        throw InputError(field, "has more than " + grouped(kMaxInspectTextTokens) + " tokens; at most " +
+                                    grouped(kMaxInspectTextTokens) + " are accepted (the request is too large)");
+      return ids;
+    };
     for (size_t i = 0; i < text->items().size(); ++i) {
       const Json& item = text->items()[i];
       const std::string path = "text_features[" + std::to_string(i) + "]";
       Feature f;
       std::vector<int> prompt, completion;
       if (item.is_string()) {
-        prompt = encode(item.as_string(), vocab);
+        prompt = encode_text(item.as_string(), path);
       } else {
         ObjectReader ir(item, path, {"prompt", "completion"});
-        if (const Json* p = ir.get("prompt")) prompt = encode(read_string(*p, ir.path("prompt")), vocab);
+        if (const Json* p = ir.get("prompt")) prompt = encode_text(read_string(*p, ir.path("prompt")), ir.path("prompt"));
         const Json* c = ir.get("completion");
         if (!c) throw InputError(ir.path("completion"), "is missing");
-        completion = encode(read_string(*c, ir.path("completion")), vocab);
+        completion = encode_text(read_string(*c, ir.path("completion")), ir.path("completion"));
       }
       const bool has_completion = !item.is_string();
       if (add_bos) f.input_ids.push_back(kBosId);
@@ -243,8 +272,10 @@ InspectInput decode_inspect(const Json& request) {
       in.features.push_back(std::move(f));
     }
     in.vocab = vocab.tokens();
+    in.vocab_from_text = true;
   } else {
     in.features = decode_features(r);
+    check_inspect_rows("features", in.features.size());
     // Optional names for the ids, so a hand-built batch still reads as tokens in the grid.
     if (const Json* v = r.get("vocab")) {
       if (!v->is_array()) throw InputError("vocab", "expected an array of token strings (index = id)");
