@@ -34,7 +34,9 @@ Json dispatch(std::string_view command, const Json& request) {
                                   "\" is not a command; expected collate, loss, accumulate, attention or inspect");
 }
 
-ApiResult failure(std::string field, std::string message) {
+}  // namespace
+
+ApiResult error_result(std::string field, std::string message) {
   ApiResult r;
   r.field = std::move(field);
   r.message = std::move(message);
@@ -43,8 +45,6 @@ ApiResult failure(std::string field, std::string message) {
   r.json = to_json(Json::object().set("error", std::move(error)));
   return r;
 }
-
-}  // namespace
 
 ApiResult run_command(std::string_view command, std::string_view request_json) {
   try {
@@ -55,11 +55,11 @@ ApiResult run_command(std::string_view command, std::string_view request_json) {
     r.json = to_json(dispatch(command, request));
     return r;
   } catch (const InputError& e) {
-    return failure(e.field, e.message);
+    return error_result(e.field, e.message);
   } catch (const std::bad_alloc&) {
-    return failure("json", "the request is too large to process in memory");
+    return error_result("json", "the request is too large to process in memory");
   } catch (const std::exception& e) {
-    return failure("", std::string("internal error: ") + e.what());
+    return error_result("", std::string("internal error: ") + e.what());
   }
 }
 

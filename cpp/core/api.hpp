@@ -19,4 +19,7 @@ struct ApiResult {
 // command: "collate" | "loss" | "accumulate" | "attention" | "inspect".
 ApiResult run_command(std::string_view command, std::string_view request_json);
 
+// A failure answer: {"error":{"field":…,"message":…}} with field and message filled in.
+ApiResult error_result(std::string field, std::string message);
+
 }  // namespace masklab

@@ -103,6 +103,20 @@ LossInput decode_loss_fields(const Json* logits, const Json* labels, const std::
   return in;
 }
 
+LossInput loss_from_tensors(const ObjectReader& r, LossTensors&& t) {
+  for (const char* key : {"logits", "labels"})
+    if (r.get(key)) throw InputError(key, "is given as a typed array; leave it out of the JSON");
+  limit_request("logits", "values (B × T × V = " + shape_text({t.B, t.T, t.V}) + ")", product({t.B, t.T, t.V}),
+                kMaxLossValues);
+  LossInput in;
+  in.B = t.B;
+  in.T = t.T;
+  in.V = t.V;
+  in.logits = std::move(t.logits);
+  in.labels = std::move(t.labels);
+  return in;
+}
+
 void decode_loss_options(const ObjectReader& r, LossInput& in) {
   if (const Json* v = r.get("shift")) in.shift = read_bool(*v, "shift");
   if (const Json* v = r.get("ignore_index")) in.ignore_index = read_int(*v, "ignore_index");
@@ -136,22 +150,32 @@ void check_inspect_rows(const char* field, size_t rows) {
 
 }  // namespace
 
-CollateRequest decode_collate(const Json& request) {
+CollateRequest decode_collate(const Json& request) { return decode_collate(request, nullptr); }
+
+CollateRequest decode_collate(const Json& request, std::vector<Feature>* features) {
   ObjectReader r(request, "", kCollateFields);
   CollateRequest out;
   out.options = decode_options(r, true);
-  out.features = decode_features(r);
+  if (features) {
+    if (r.get("features")) throw InputError("features", "are given as typed arrays; leave them out of the JSON");
+    out.features = std::move(*features);
+  } else {
+    out.features = decode_features(r);
+  }
   return out;
 }
 
-LossInput decode_loss(const Json& request) {
+LossInput decode_loss(const Json& request) { return decode_loss(request, nullptr); }
+
+LossInput decode_loss(const Json& request, LossTensors* tensors) {
   ObjectReader r(request, "", {"logits", "labels", "shift", "ignore_index", "reduction", "num_items_in_batch", "gradient"});
-  LossInput in = decode_loss_fields(r.get("logits"), r.get("labels"), "");
+  LossInput in = tensors ? loss_from_tensors(r, std::move(*tensors)) : decode_loss_fields(r.get("logits"), r.get("labels"), "");
   decode_loss_options(r, in);
   if (const Json* v = r.get("reduction")) in.reduction = decode_reduction(*v);
   if (const Json* v = r.get("num_items_in_batch")) in.num_items_in_batch = read_number(*v, "num_items_in_batch");
   if (const Json* v = r.get("gradient")) in.gradient = read_bool(*v, "gradient");
-  if (in.gradient)
+  // A JSON gradient is printed number by number; the typed path hands it back as one buffer.
+  if (in.gradient && !tensors)
     limit_answer("gradient", "gradient values (B × T × V)", in.logits.size(), kMaxGradientValues,
                  "; ask for the loss alone, or use the typed-array path for large gradients");
   return in;

@@ -21,6 +21,17 @@ struct CollateRequest {
 
 CollateRequest decode_collate(const Json& request);
 LossInput decode_loss(const Json& request);
+
+// The typed-array path (tensor_api.hpp) hands the big tensors over as flat buffers and the rest
+// as JSON; these are the same decoders, so both paths read options and refuse the same way.
+// The JSON must then leave the handed-over fields out.
+struct LossTensors {
+  int B = 0, T = 0, V = 0;
+  std::vector<double> logits;  // [B,T,V]
+  std::vector<int> labels;     // [B,T]
+};
+CollateRequest decode_collate(const Json& request, std::vector<Feature>* features);
+LossInput decode_loss(const Json& request, LossTensors* tensors);
 std::vector<LossInput> decode_accumulate(const Json& request);
 AttentionInput decode_attention(const Json& request);
 InspectInput decode_inspect(const Json& request);

@@ -15,6 +15,7 @@
 #include <cstring>
 #include <string>
 
+#include "api.hpp"
 #include "input_error.hpp"
 #include "json.hpp"
 
@@ -313,4 +314,17 @@ TEST_CASE("numbers parse to the same double as strtod, on and off the fast path"
     CAPTURE(text);
     CHECK(parse_json(text).as_number() == std::strtod(text, nullptr));
   }
+}
+
+TEST_CASE("field paths: an empty key is named \"\", not mistaken for the whole request") {
+  CHECK(field_path("", "logits") == "logits");
+  CHECK(field_path("features[0]", "labels") == "features[0].labels");
+  CHECK(field_path("", "") == "\"\"");
+  CHECK(field_path("features[0]", "") == "features[0].\"\"");
+  // Regression (issue 11): an unknown empty key was reported as field "request".
+  ApiResult top = run_command("collate", R"({"features": [{"input_ids": [1]}], "pad_token_id": 0, "": 1})");
+  CHECK(top.field == "\"\"");
+  CHECK(top.message.find("is not a field here") != std::string::npos);
+  ApiResult nested = run_command("inspect", R"({"text_features": [{"completion": "a", "": 2}]})");
+  CHECK(nested.field == "text_features[0].\"\"");
 }

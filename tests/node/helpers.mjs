@@ -2,7 +2,7 @@
 //
 // - loadWasmCore(): the site's JS API (web/core/masklab.js) over the built wasm module, fed the
 //   .wasm bytes from disk — the module is built for the web, so node cannot fetch it itself.
-// - runWasmRaw(command, json): the module's raw `run` string answer, for byte-exact comparisons.
+// - runWasmRaw(command, json): the module's exact answer text, for byte-exact comparisons.
 // - runCli(command, request): runs the native CLI build/native/masklab on a request.
 // Both artefacts must be built first (scripts/build.sh); a clear error says so if they are not.
 
@@ -15,7 +15,11 @@ import { fileURLToPath } from 'node:url';
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const WASM_PATH = join(REPO_ROOT, 'web', 'generated', 'masklab_core.wasm');
 export const MODULE_PATH = join(REPO_ROOT, 'web', 'generated', 'masklab_core.mjs');
-export const CLI_PATH = join(REPO_ROOT, 'build', 'native', 'masklab');
+// MASKLAB_CLI points the CLI tests at another build of it (scripts/test.sh runs them again on the
+// AddressSanitizer + UndefinedBehaviorSanitizer build).
+export const CLI_PATH = process.env.MASKLAB_CLI
+  ? resolve(REPO_ROOT, process.env.MASKLAB_CLI)
+  : join(REPO_ROOT, 'build', 'native', 'masklab');
 
 function requireBuilt(path) {
   if (!existsSync(path)) throw new Error(`${path} is missing — run scripts/build.sh first`);
@@ -35,19 +39,9 @@ export async function loadWasmCore() {
   return loadCore({ wasmBinary: wasmBytes() });
 }
 
-let rawModulePromise = null;
-/** The Emscripten module itself: { run(command, json) -> string, benchRun(...) -> ms }. */
-export function loadRawModule() {
-  requireBuilt(MODULE_PATH);
-  rawModulePromise ??= import('../../web/generated/masklab_core.mjs').then(({ default: create }) =>
-    create({ wasmBinary: wasmBytes() }),
-  );
-  return rawModulePromise;
-}
-
-/** The wasm module's answer as the exact JSON string it produced. */
+/** The wasm module's answer as the exact JSON text it produced (core.runJson). */
 export async function runWasmRaw(command, json) {
-  return (await loadRawModule()).run(command, json);
+  return (await loadWasmCore()).runJson(command, json);
 }
 
 /**
