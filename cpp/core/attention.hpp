@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -26,8 +27,12 @@ struct AttentionResult {
   std::vector<double> weights;         // [B,T,T] softmax over visible keys; rows sum to 1 (or 0)
   std::vector<double> output;          // [B,T,D] weights · v
   std::vector<std::pair<int, int>> fully_masked_queries;  // (b, i) with no visible key
+  std::string scores_null_reason;      // set when a score is beyond the double range (see attend)
 };
 
+// A score q·k/√D beyond ±1.8e308 (q = k = 1e200) cannot be a double: it is printed null and
+// scores_null_reason says so, but that query's weights and output are still exact — they are
+// computed from q and k scaled by powers of two, which softmax does not see.
 // Example: T=2, causal, mask [1,1]: query 0 sees key 0 only (weight 1); query 1 sees both.
 AttentionResult attend(const AttentionInput& input);
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "input_error.hpp"
+#include "json.hpp"
 
 namespace masklab {
 
@@ -50,15 +51,25 @@ void validate(const LossInput& in) {
 }
 
 // -log softmax(row)[target]; writes softmax(row) into probs when given.
+// Log-sum-exp relative to the row max m: log z - (x - m), with z = sum exp(x_v - m) in [1, V].
+// Not (m + log z) - x: for logits [1e17, 1e17] m + log 2 rounds back to 1e17 and the loss came
+// out 0 instead of ln 2, and at 1e308 the softmax came out [1, 1]. Infinite only when the target
+// sits more than ~1.8e308 below the max, where the true loss is not a double either.
 double token_nll(const double* row, int V, int target, double* probs) {
   double m = row[0];
   for (int v = 1; v < V; ++v) m = std::max(m, row[v]);
   double z = 0;
   for (int v = 0; v < V; ++v) z += std::exp(row[v] - m);
-  const double log_z = m + std::log(z);
   if (probs)
-    for (int v = 0; v < V; ++v) probs[v] = std::exp(row[v] - log_z);
-  return log_z - row[target];
+    for (int v = 0; v < V; ++v) probs[v] = std::exp(row[v] - m) / z;
+  return std::log(z) - (row[target] - m);
+}
+
+// "logits[b][t]" of the first token whose loss is not a finite double, or "" if none.
+std::string overflowing_token(const LossResult& r, int T) {
+  for (size_t i = 0; i < r.per_token.size(); ++i)
+    if (!std::isfinite(r.per_token[i])) return "logits" + idx(static_cast<int>(i / T), static_cast<int>(i % T));
+  return "";
 }
 
 std::string list_rows(const std::vector<int>& rows) {
@@ -151,13 +162,32 @@ LossResult cross_entropy(const LossInput& in) {
       break;
   }
 
+  // Beyond the double range: say why instead of a silent null (PyTorch would give inf).
+  auto no_loss = [&](const std::string& why) {  // keeps an earlier reason ("none" gives no scalar)
+    r.null_reason = r.loss || r.null_reason.empty() ? why : r.null_reason + "; " + why;
+    r.loss.reset();
+  };
+  const std::string overflow = overflowing_token(r, T);
+  if (!overflow.empty())
+    no_loss("the loss at " + overflow +
+            " is beyond the largest double (its target logit is more than ~1.8e308 below the row's largest), so the "
+            "sum and the loss are too (PyTorch gives inf)");
+  else if (!std::isfinite(r.sum))
+    no_loss("the sum of the per-token losses is beyond the largest double (~1.8e308; PyTorch gives inf)");
+  else if (r.loss && !std::isfinite(*r.loss))
+    no_loss("sum / num_items_in_batch = " + format_number(r.sum) + " / " + format_number(*in.num_items_in_batch) +
+            " is beyond the largest double (~1.8e308; PyTorch gives inf)");
+
   if (in.gradient) {
     if (!r.loss) {
       r.gradient.clear();  // no loss, no gradient: say so rather than hand back zeros or NaN
     } else {
+      // 1 / num_items_in_batch overflows for a subnormal count: divide instead. Either way each
+      // gradient is at most the (finite) loss in size, since 1 - p <= -log p.
+      const bool divide = in.reduction == Reduction::SumOverNumItems && !std::isfinite(row_weight[0]);
       for (int b = 0; b < B; ++b)
         for (size_t i = static_cast<size_t>(b) * T * V; i < static_cast<size_t>(b + 1) * T * V; ++i)
-          r.gradient[i] *= row_weight[b];
+          r.gradient[i] = divide ? r.gradient[i] / *in.num_items_in_batch : r.gradient[i] * row_weight[b];
     }
   }
   return r;

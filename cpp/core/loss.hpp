@@ -4,8 +4,9 @@
 //
 // Where PyTorch would hand back NaN (a mean over zero targets, an empty row under the mean of
 // row means, num_items_in_batch = 0) the result has no loss and says why instead: a silent
-// NaN is exactly the bug the site teaches about. Computed in double; log-softmax subtracts the
-// row max so logits of ±1e4 stay finite.
+// NaN is exactly the bug the site teaches about. Computed in double; log-softmax works relative
+// to the row max (log z - (x - m)), so logits up to ±1.8e308 give exact losses and gradients;
+// a loss beyond the double range is no loss, with the reason (PyTorch would give inf).
 #pragma once
 
 #include <optional>

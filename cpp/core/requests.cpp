@@ -401,6 +401,7 @@ Json encode_attention(const AttentionResult& r, int B, int T, int D, bool with_s
   Json masked = Json::array();
   for (auto [b, t] : r.fully_masked_queries) masked.push(int_list({b, t}));
   out.set("fully_masked_queries", std::move(masked));
+  if (!r.scores_null_reason.empty() && with_scores) out.set("scores_null_reason", Json::string(r.scores_null_reason));
   return out;
 }
 
