@@ -6,6 +6,7 @@
 #include "attention_mask.hpp"
 #include "input_error.hpp"
 #include "labels.hpp"
+#include "limits.hpp"
 #include "packing.hpp"
 #include "padding.hpp"
 #include "positions.hpp"
@@ -48,9 +49,7 @@ void check_parallel(const std::optional<std::vector<int>>& v, size_t n, size_t i
 
 void validate_collate_input(const std::vector<Feature>& features, const CollateOptions& o) {
   if (features.empty()) throw InputError("features", "is empty; give at least one example");
-  if (features.size() > kMaxRows)
-    throw InputError("features", "has " + std::to_string(features.size()) + " examples; at most " +
-                                     std::to_string(kMaxRows) + " are supported");
+  limit_request("features", "examples", features.size(), kMaxRows);
   if (o.vocab_size && *o.vocab_size < 1) throw InputError("vocab_size", "must be >= 1");
   check_id(o.pad_token_id, "pad_token_id", o);
   if (o.eos_token_id) check_id(*o.eos_token_id, "eos_token_id", o);
@@ -82,8 +81,7 @@ void validate_collate_input(const std::vector<Feature>& features, const CollateO
       throw InputError(feature_field(i, "labels"),
                        "is missing; label_policy \"given\" needs every example's own labels");
   }
-  if (total > kMaxBatchTokens)
-    throw InputError("features", "has more than " + std::to_string(kMaxBatchTokens) + " tokens in all");
+  limit_request("features", "tokens in all", static_cast<std::uint64_t>(total), kMaxBatchTokens);
 }
 
 Batch collate(std::vector<Feature> features, const CollateOptions& o) {

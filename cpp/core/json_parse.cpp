@@ -349,8 +349,13 @@ bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
                                     "\\udc00-\\udfff, at " +
                                         line_column(text, at) + "); text must be valid Unicode");
     case kParseErrorStringEscapeInvalid:
-      if (!at_end && text[at] == '\\' && at + 1 < text.size())
-        syntax_error(text, at, std::string("unknown escape '\\") + text[at + 1] + "'");
+      if (!at_end && text[at] == '\\' && at + 1 < text.size()) {
+        // Never echo a raw byte: a non-ASCII one would make the answer itself invalid UTF-8.
+        const char e = text[at + 1];
+        const bool plain = e >= 0x20 && e < 0x7F;
+        syntax_error(text, at, plain ? std::string("unknown escape '\\") + e + "'"
+                                     : "unknown escape: '\\' followed by " + quoted_char(e));
+      }
       syntax_error(text, at, "control character inside a string (write it as an escape such as \\n)");
     case kParseErrorStringMissQuotationMark: syntax_error(text, at, "unterminated string");
     case kParseErrorStringInvalidEncoding:

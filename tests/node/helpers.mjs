@@ -7,7 +7,8 @@
 // Both artefacts must be built first (scripts/build.sh); a clear error says so if they are not.
 
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,8 +40,18 @@ export async function loadWasmCore() {
   return loadCore({ wasmBinary: wasmBytes() });
 }
 
+// MASKLAB_RECORD_REQUESTS=DIR keeps every request sent through runCli and runWasmRaw as
+// DIR/<command>/<sha1>: scripts/fuzz/seed-corpus.mjs turns them into the fuzzers' seeds.
+function record(command, text) {
+  const dir = process.env.MASKLAB_RECORD_REQUESTS;
+  if (!dir || typeof command !== 'string' || !/^[a-z_]+$/.test(command)) return;
+  mkdirSync(join(dir, command), { recursive: true });
+  writeFileSync(join(dir, command, createHash('sha1').update(text).digest('hex')), text);
+}
+
 /** The wasm module's answer as the exact JSON text it produced (core.runJson). */
 export async function runWasmRaw(command, json) {
+  record(command, json);
   return (await loadWasmCore()).runJson(command, json);
 }
 
@@ -53,6 +64,7 @@ export function runCli(command, input, args = []) {
   requireBuilt(CLI_PATH);
   const argv = command === null ? args : [command, ...args];
   const stdin = input === null || input === undefined ? '' : typeof input === 'string' ? input : JSON.stringify(input);
+  if (stdin.length < 1 << 20) record(command, stdin);
   // stdin comes from a file, not a pipe: a CLI that exits without reading (an unknown command)
   // would otherwise make node's write fail with EPIPE, flakily.
   const dir = mkdtempSync(join(tmpdir(), 'masklab-cli-'));
