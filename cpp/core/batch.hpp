@@ -100,6 +100,14 @@ struct Batch {
   std::vector<int> truncated_tokens;         // [B] tokens cut by truncation (packed: summed)
 
   int at(int b, int t) const { return b * T + t; }
+
+  // Room for B * T cells in every [B,T] buffer, so filling them never reallocates.
+  void reserve_cells() {
+    const size_t n = static_cast<size_t>(B) * static_cast<size_t>(T);
+    for (auto* v : {&input_ids, &attention_mask, &labels, &position_ids, &segment_ids}) v->reserve(n);
+    label_reasons.reserve(n);
+    is_pad.reserve(n);
+  }
 };
 
 }  // namespace masklab

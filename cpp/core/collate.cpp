@@ -104,6 +104,7 @@ Batch collate(std::vector<Feature> features, const CollateOptions& o) {
   batch.lengths = lengths;
   batch.truncated_tokens = truncated;
   const auto [pad_lab, pad_reason] = pad_label(o);
+  batch.reserve_cells();
 
   for (int b = 0; b < batch.B; ++b) {
     const Feature& f = features[b];

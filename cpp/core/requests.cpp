@@ -315,8 +315,9 @@ InspectInput decode_inspect(const Json& request) {
   return in;
 }
 
-Json encode_batch(const Batch& batch, const CollateOptions& options) {
-  Json out = Json::object();
+namespace {
+// The batch's [B][T] tensors, which the typed-array path hands over as buffers instead.
+void set_batch_tensors(Json& out, const Batch& batch) {
   out.set("input_ids", int_rows(batch.input_ids, batch.B, batch.T));
   out.set("attention_mask", batch.has_attention_mask ? int_rows(batch.attention_mask, batch.B, batch.T) : Json::null());
   out.set("labels", int_rows(batch.labels, batch.B, batch.T));
@@ -329,6 +330,12 @@ Json encode_batch(const Batch& batch, const CollateOptions& options) {
     reasons.push(std::move(row));
   }
   out.set("label_reasons", std::move(reasons));
+}
+}  // namespace
+
+Json encode_batch(const Batch& batch, const CollateOptions& options, bool with_tensors) {
+  Json out = Json::object();
+  if (with_tensors) set_batch_tensors(out, batch);
   out.set("lengths", int_list(batch.lengths));
   out.set("seq_lengths", options.packing == Packing::None ? Json::null() : int_list(batch.seq_lengths));
   Json rows = Json::array();
@@ -354,20 +361,21 @@ Json encode_batch(const Batch& batch, const CollateOptions& options) {
   return out;
 }
 
-Json encode_loss(const LossResult& r, const LossInput& in) {
+Json encode_loss(const LossResult& r, const LossInput& in, bool with_tensors) {
   Json out = Json::object();
   out.set("loss", optional_number(r.loss));
   out.set("loss_null_reason", r.loss ? Json::null() : Json::string(r.null_reason));
   out.set("num_targets", Json::number(r.num_targets));
   out.set("sum", Json::number(r.sum));
-  out.set("per_token", number_rows(r.per_token, in.B, in.T));
-  out.set("targets", int_rows(r.targets, in.B, in.T));
+  if (with_tensors) out.set("per_token", number_rows(r.per_token, in.B, in.T));
+  if (with_tensors) out.set("targets", int_rows(r.targets, in.B, in.T));
   Json per_example = Json::array();
   for (const auto& x : r.per_example_loss) per_example.push(optional_number(x));
   out.set("per_example_loss", std::move(per_example));
   out.set("per_example_targets", int_list(r.per_example_targets));
   out.set("rows_without_targets", int_list(r.rows_without_targets));
-  if (in.gradient) out.set("gradient", r.gradient.empty() ? Json::null() : number_cube(r.gradient, in.B, in.T, in.V));
+  if (in.gradient && (with_tensors || r.gradient.empty()))
+    out.set("gradient", r.gradient.empty() ? Json::null() : number_cube(r.gradient, in.B, in.T, in.V));
   return out;
 }
 

@@ -106,17 +106,6 @@ std::vector<int> ints(const TensorIn& t) {
   return std::vector<int>(p, p + t.count);
 }
 
-// A JSON object without the fields that travel as tensors.
-Json without(const Json& object, std::initializer_list<std::string_view> fields) {
-  Json::Members kept;
-  for (const auto& [key, value] : object.members()) {
-    bool drop = false;
-    for (auto f : fields) drop = drop || f == key;
-    if (!drop) kept.emplace_back(key, value);
-  }
-  return Json::object(std::move(kept));
-}
-
 TensorOut int_tensor(std::string name, std::vector<int> shape, std::vector<std::int32_t> values) {
   TensorOut t;
   t.name = std::move(name);
@@ -151,11 +140,7 @@ Json run_loss(const Json& options, const Inputs& in, std::vector<TensorOut>& out
   LossInput input = decode_loss(options, &t);
   LossResult result = cross_entropy(input);
 
-  LossInput shape;  // encode_loss reads only the shape (and whether to add the gradient)
-  shape.B = input.B;
-  shape.T = input.T;
-  shape.V = input.V;
-  Json answer = without(encode_loss(result, shape), {"per_token", "targets"});
+  Json answer = encode_loss(result, input, false);
   TensorOut per_token;
   per_token.name = "per_token";
   per_token.dtype = DType::Float64;
@@ -164,9 +149,7 @@ Json run_loss(const Json& options, const Inputs& in, std::vector<TensorOut>& out
   out.push_back(std::move(per_token));
   out.push_back(int_tensor("targets", {input.B, input.T}, std::move(result.targets)));
   if (input.gradient) {
-    if (result.gradient.empty()) {
-      answer.set("gradient", Json::null());  // no loss, no gradient: the answer says why
-    } else {
+    if (!result.gradient.empty()) {  // else the JSON has "gradient": null, and the loss says why
       TensorOut g;
       g.name = "gradient";
       g.dtype = logits.dtype;
@@ -213,8 +196,7 @@ Json run_collate(const Json& options, const Inputs& in, std::vector<TensorOut>& 
 
   CollateRequest request = decode_collate(options, &features);
   Batch batch = collate(std::move(request.features), request.options);
-  Json answer = without(encode_batch(batch, request.options),
-                        {"input_ids", "attention_mask", "labels", "position_ids", "is_pad", "label_reasons"});
+  Json answer = encode_batch(batch, request.options, false);
   Json names = Json::array();
   for (int r = 0; r <= static_cast<int>(IgnoreReason::User); ++r) names.push(Json::string(reason_name(static_cast<IgnoreReason>(r))));
   answer.set("label_reason_names", std::move(names));
