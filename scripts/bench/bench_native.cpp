@@ -1,6 +1,7 @@
 // masklab_bench — times the native core and generates the requests every bench and limit test uses.
 //
 //   masklab_bench [ITERATIONS]          ms of CPU per iteration of collate + loss (B=8, T=512, V=64)
+//   masklab_bench --typed [ITERATIONS]  the same on the typed-array path (tensor_api.hpp)
 //   masklab_bench --print NAME          prints request NAME (collate, loss, or a limit case), so the
 //                                        wasm side and tests/node/limits.test.mjs run the same bytes
 //   masklab_bench --cases               lists the limit cases: name, command, answered|refused
@@ -19,6 +20,7 @@
 
 #include "api.hpp"
 #include "inspect.hpp"
+#include "tensor_api.hpp"
 #include "limits.hpp"
 #include "padding.hpp"
 
@@ -397,8 +399,55 @@ int limits(const char* cli) {
   return unexpected ? 1 : 0;
 }
 
+// The speed workload as flat buffers: the same ids, lengths, logits and labels as the JSON requests.
+int typed(int iterations) {
+  static const double kValues[] = {-2, -1.75, -1.5, -1.25, -1, -0.75, -0.5, -0.25, 0, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75};
+  std::vector<std::int32_t> ids, lengths, labels;
+  for (int b = 0; b < kB; ++b) {
+    lengths.push_back(row_length(b));
+    for (int t = 0; t < row_length(b); ++t) ids.push_back(token_id(b, t));
+  }
+  std::vector<double> logits;
+  logits.reserve(static_cast<size_t>(kB) * kT * kV);
+  for (int b = 0; b < kB; ++b)
+    for (int t = 0; t < kT; ++t) {
+      for (int v = 0; v < kV; ++v) logits.push_back(kValues[(b * 5 + t * 3 + v * 11) % 16]);
+      labels.push_back(t < row_length(b) ? token_id(b, t) : -100);
+    }
+  const std::vector<TensorIn> collate_in = {
+      {"input_ids", DType::Int32, {static_cast<int>(ids.size())}, ids.data(), ids.size()},
+      {"lengths", DType::Int32, {kB}, lengths.data(), lengths.size()}};
+  const std::vector<TensorIn> loss_in = {{"logits", DType::Float64, {kB, kT, kV}, logits.data(), logits.size()},
+                                         {"labels", DType::Int32, {kB, kT}, labels.data(), labels.size()}};
+  const std::string collate_options = "{\"pad_token_id\":0,\"vocab_size\":64}";
+  const std::string loss_options = "{\"shift\":true,\"ignore_index\":-100,\"reduction\":\"mean\"}";
+  for (bool warm : {true}) {
+    (void)warm;
+    if (!run_tensor_command("collate", collate_options, collate_in).answer.ok ||
+        !run_tensor_command("loss", loss_options, loss_in).answer.ok) {
+      std::fputs("masklab_bench: the typed path refused the workload\n", stderr);
+      return 1;
+    }
+  }
+  size_t checksum = 0;
+  double collate_ms = 0, loss_ms = 0;
+  for (int i = 0; i < iterations; ++i) {
+    const double t0 = thread_cpu_ms();
+    checksum += run_tensor_command("collate", collate_options, collate_in).tensors.size();
+    const double t1 = thread_cpu_ms();
+    checksum += run_tensor_command("loss", loss_options, loss_in).tensors.size();
+    const double t2 = thread_cpu_ms();
+    collate_ms += t1 - t0;
+    loss_ms += t2 - t1;
+  }
+  std::printf("native typed collate+loss B=%d T=%d V=%d: %.3f ms/iter (collate %.3f, loss %.3f; %d iterations, %zu tensors out)\n",
+              kB, kT, kV, (collate_ms + loss_ms) / iterations, collate_ms / iterations, loss_ms / iterations, iterations,
+              checksum / iterations);
+  return 0;
+}
+
 int usage() {
-  std::fputs("usage: masklab_bench [ITERATIONS] | --print NAME | --cases | --limits CLI\n", stderr);
+  std::fputs("usage: masklab_bench [ITERATIONS] | --typed [ITERATIONS] | --print NAME | --cases | --limits CLI\n", stderr);
   return 2;
 }
 
@@ -417,6 +466,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (argc == 3 && std::string_view(argv[1]) == "--limits") return limits(argv[2]);
+  if (argc >= 2 && std::string_view(argv[1]) == "--typed") return typed(argc == 3 ? std::max(1, std::atoi(argv[2])) : 20);
   if (argc > 2) return usage();
   int iterations = 20;
   if (argc == 2) {

@@ -21,6 +21,7 @@
 //   core.runJson(command, text) -> text   the core's exact answer bytes (tests, embeds with JSON)
 //   core.limits                           { max_request_bytes, max_loss_values, max_gradient_values }
 //   core.benchRun(command, text, n)       ms for n calls timed inside wasm (scripts/bench)
+//   core.memoryBytes()                    the module's memory now (it only grows; scripts/bench)
 //
 // The module's boundary is a plain C ABI (cpp/bindings/wasm_api.cpp): this file copies UTF-8 and
 // typed arrays into memory it mallocs there, and frees everything before returning.
@@ -68,6 +69,7 @@ function wrap(module) {
     runJson: hidden((command, text) => boundary.run(command, String(text))),
     limits: hidden(boundary.limits),
     benchRun: hidden((command, text, iterations) => boundary.bench(command, String(text), iterations)),
+    memoryBytes: hidden(() => module.HEAPU8.length),
   });
   return Object.freeze(api);
 }
