@@ -81,6 +81,9 @@ export default defineConfig({
     assetsInlineLimit: 0,
     rolldownOptions: { input },
   },
+  // Workers as ES modules: the Train page's worker imports the Emscripten ES module, which finds
+  // its .wasm through import.meta.url (an IIFE worker bundle has no import.meta).
+  worker: { format: 'es' },
   server: { port: 8000, strictPort: true, host: '127.0.0.1' },
   preview: { port: 8000, strictPort: true, host: '127.0.0.1' },
 });

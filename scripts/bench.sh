@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Prints size and speed figures: for the core, wasm/JS sizes and native vs wasm ms per iteration
 # (bench/bench.mjs); then for the site's pages in headless Chromium, bytes transferred, time to
-# interactive and the token grid's toggle latency (bench/pages.mjs, which builds dist/ if stale).
+# interactive and the token grid's toggle latency (bench/pages.mjs, which builds dist/ if stale);
+# then the Train page's training speed natively, in wasm and in Chromium (bench/train.mjs).
 # Figures only, no pass/fail. Builds first (incremental, so usually instant); the build's output
 # is shown only if it fails.
 set -euo pipefail
@@ -16,3 +17,5 @@ if ! { bash scripts/setup.sh && bash scripts/build.sh; } >"$log" 2>&1; then
 fi
 node scripts/bench/bench.mjs "$@"
 node scripts/bench/pages.mjs
+node scripts/bench/chat.mjs
+node scripts/bench/train.mjs

@@ -2,6 +2,7 @@
 # Builds both trees of the C++ core:
 #   build/native (g++, Release): masklab CLI, masklab_tests, masklab_bench
 #   build/wasm   (em++, Release): web/generated/masklab_core.mjs + masklab_core.wasm
+#   tokenizers   (node):          web/public/tokenizers/ from the set-up cache (scripts/chat/)
 #   content      (node):          web/generated/content/ from content/exercises/*.yaml
 # Incremental: re-running only rebuilds what changed. Does not install anything (see setup.sh).
 set -euo pipefail
@@ -16,6 +17,10 @@ cmake --build build/native -j2
 echo "build: wasm -> web/generated/masklab_core.{mjs,wasm}"
 cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release -DCMAKE_TOOLCHAIN_FILE="$EMSCRIPTEN_TOOLCHAIN" >/dev/null
 cmake --build build/wasm -j2
+
+# The chat page's tokenizer files, from the set-up cache into web/public/ (copied to dist/ by Vite).
+echo "build: tokenizer files -> web/public/tokenizers/"
+node scripts/chat/stage-tokenizers.mjs
 
 # Content last: the compiler checks every exercise's claims against the wasm core just built,
 # so a content file and the core cannot disagree without the build saying where.

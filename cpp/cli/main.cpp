@@ -1,6 +1,7 @@
 // masklab — the native command-line front end of the core.
 //
-//   masklab collate|loss|accumulate|attention|inspect [FILE]
+//   masklab collate|loss|accumulate|attention|inspect|chat [FILE]
+//   masklab train [FILE]      JSON settings in; one JSON line per logged step, then a final line
 //
 // Reads one JSON request from FILE (or stdin when FILE is absent or "-"; at most
 // masklab::kMaxRequestBytes of it, and a leading UTF-8 byte order mark is dropped), hands it to
@@ -13,6 +14,7 @@
 
 #include "api.hpp"
 #include "limits.hpp"
+#include "train_api.hpp"
 
 #include <sys/stat.h>
 
@@ -29,13 +31,14 @@ namespace {
 constexpr int kExitOk = 0;
 constexpr int kExitError = 2;  // bad request, bad arguments, unreadable input: all the caller's to fix
 
-constexpr std::string_view kCommands[] = {"collate", "loss", "accumulate", "attention", "inspect"};
+constexpr std::string_view kCommands[] = {"collate", "loss", "accumulate", "attention", "inspect", "chat", "train"};
 
 constexpr const char* kUsageLine =
-    "usage: masklab collate|loss|accumulate|attention|inspect [FILE]";
+    "usage: masklab collate|loss|accumulate|attention|inspect|chat [FILE]";
 
 constexpr const char* kHelp =
-    "usage: masklab collate|loss|accumulate|attention|inspect [FILE]\n"
+    "usage: masklab collate|loss|accumulate|attention|inspect|chat [FILE]\n"
+    "       masklab train [FILE]\n"
     "\n"
     "Runs one masklab core command on a JSON request and prints the JSON answer.\n"
     "\n"
@@ -45,8 +48,14 @@ constexpr const char* kHelp =
     "  accumulate  compare per-micro-batch means with the global token mean\n"
     "  attention   masked scaled dot-product attention over q, k, v [B][T][D]\n"
     "  inspect     collate + tiny bigram model + loss + attention in one call\n"
+    "  chat        labels, reasons, per-turn counts and warnings for one rendered conversation\n"
+    "              (token ids + role spans; npm run chat-masks renders and tokenizes for you)\n"
+    "  train       train a tiny transformer twice, buggy collator vs fixed; prints JSON lines\n"
+    "              {\"step\",\"run\",\"train_loss\",\"real_loss\",\"eval_loss\"}, then {\"final\":…}\n"
     "\n"
     "FILE is a JSON request; without FILE, or with '-', the request is read from stdin.\n"
+    "The request and answer fields are listed in README.md; the rule behind each one, with its\n"
+    "library version and source, in docs/semantics.md.\n"
     "\n"
     "exit status: 0 answer printed on stdout; 2 error, one line on stderr:\n"
     "  masklab: <field>: <message>\n"
@@ -137,6 +146,18 @@ int run(int argc, char** argv) {
   // Editors on Windows start UTF-8 files with a byte order mark; it is not part of the JSON.
   constexpr std::string_view kBom = "\xEF\xBB\xBF";
   if (std::string_view(request).substr(0, kBom.size()) == kBom) request.erase(0, kBom.size());
+
+  if (command == "train") {
+    // Lines are flushed one by one, so a pipe (| jq, | head) sees progress as it happens.
+    bool written = true;
+    const masklab::ApiResult result = masklab::run_train_command(request, [&](std::string_view line) {
+      written = written && std::fwrite(line.data(), 1, line.size(), stdout) == line.size() &&
+                std::fputc('\n', stdout) != EOF && std::fflush(stdout) == 0;
+    });
+    if (!result.ok) return fail(result.field, result.message);
+    if (!written) return fail("stdout", std::string("cannot write the answer: ") + std::strerror(errno));
+    return kExitOk;
+  }
 
   const masklab::ApiResult result = masklab::run_command(command, request);
   if (!result.ok) return fail(result.field, result.message);

@@ -1,6 +1,6 @@
 // accumulation.hpp — gradient accumulation: the mean of micro-batch means (the Trainer before
 // transformers 4.46) against the global token mean (sum of all token losses / all targets),
-// shared/notes/semantics.md §2. They agree only when every micro-batch has the same number of
+// docs/semantics.md §7.2. They agree only when every micro-batch has the same number of
 // targets.
 #pragma once
 

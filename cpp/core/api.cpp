@@ -3,6 +3,7 @@
 
 #include <new>
 
+#include "chat_requests.hpp"
 #include "collate.hpp"
 #include "input_error.hpp"
 #include "limits.hpp"
@@ -30,8 +31,9 @@ Json dispatch(std::string_view command, const Json& request) {
     InspectInput in = decode_inspect(request);
     return encode_inspect(inspect(in), in);
   }
+  if (command == "chat") return encode_chat(chat_masks(decode_chat(request)));
   throw InputError("command", "\"" + std::string(command) +
-                                  "\" is not a command; expected collate, loss, accumulate, attention or inspect");
+                                  "\" is not a command; expected collate, loss, accumulate, attention, inspect or chat");
 }
 
 }  // namespace

@@ -16,10 +16,11 @@ struct ApiResult {
   std::string message;  // on error: what was expected
 };
 
-// command: "collate" | "loss" | "accumulate" | "attention" | "inspect".
+// command: "collate" | "loss" | "accumulate" | "attention" | "inspect" | "chat".
 ApiResult run_command(std::string_view command, std::string_view request_json);
 
-// A failure answer: {"error":{"field":…,"message":…}} with field and message filled in.
+// A failed ApiResult whose json is {"error":{"field":…,"message":…}} (for other entry points too,
+// e.g. run_train_command in train_api.hpp).
 ApiResult error_result(std::string field, std::string message);
 
 }  // namespace masklab

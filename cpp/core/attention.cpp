@@ -21,7 +21,7 @@ void check_finite(const std::vector<double>& x, const char* name, int T, int D) 
     }
 }
 // The softmax numerators of query i of row b over its visible keys, for a query whose scores
-// overflow: q and k are scaled by powers of two (exact), so a_j = q'·k'/√D is small and
+// overflow: q and k are scaled by powers of two (exact), so a_j = q'·k'·scale is small and
 // w_j = exp((a_j - max a) * 2^(eq+ek)) — the same weights as exp(s_j - max s), without forming s.
 // Returns their sum.
 double scaled_softmax_row(const AttentionInput& in, int b, int i, double scale, const std::uint8_t* visible,
@@ -70,6 +70,7 @@ AttentionResult attend(const AttentionInput& in) {
   check_finite(in.q, "q", T, D);
   check_finite(in.k, "k", T, D);
   check_finite(in.v, "v", T, D);
+  if (in.scale && !std::isfinite(*in.scale)) throw InputError("scale", "must be a finite number");
 
   AttentionResult r;
   const size_t btt = static_cast<size_t>(B) * T * T;
@@ -77,7 +78,10 @@ AttentionResult attend(const AttentionInput& in) {
   r.visible.assign(btt, 0);
   r.weights.assign(btt, 0.0);
   r.output.assign(btd, 0.0);
-  const double scale = 1.0 / std::sqrt(static_cast<double>(D));
+  // SDPA: scale_factor = 1 / sqrt(E) if scale is None else scale (E = head dim).
+  const double scale = in.scale ? *in.scale : 1.0 / std::sqrt(static_cast<double>(D));
+  r.scale = scale;
+  r.fully_masked_rows_are_nan = in.fully_masked_rows == FullyMaskedRows::NaN;
 
   for (int b = 0; b < B; ++b)
     for (int i = 0; i < T; ++i) {
@@ -101,7 +105,7 @@ AttentionResult attend(const AttentionInput& in) {
         any_visible = any_visible || vis;
         finite_scores = finite_scores && (!vis || std::isfinite(s));
       }
-      if (!any_visible) {  // nothing to read: zeros, listed, never NaN
+      if (!any_visible) {  // nothing to read: zeros (or marked NaN), listed
         r.fully_masked_queries.emplace_back(b, i);
         continue;
       }
@@ -112,7 +116,7 @@ AttentionResult attend(const AttentionInput& in) {
       } else {
         z = scaled_softmax_row(in, b, i, scale, &r.visible[row], &r.weights[row]);
         if (r.scores_null_reason.empty())
-          r.scores_null_reason = "q·k/√D for query [" + std::to_string(b) + "][" + std::to_string(i) +
+          r.scores_null_reason = "q·k·scale for query [" + std::to_string(b) + "][" + std::to_string(i) +
                                  "] is beyond the largest double (~1.8e308), so those scores are null; the weights and "
                                  "output are exact (computed from q and k scaled by powers of two)";
       }

@@ -3,11 +3,12 @@
 
 namespace masklab {
 
-int attention_mask_value(AttentionMaskPolicy policy, bool is_pad, int id, int pad_token_id) {
+int attention_mask_value(AttentionMaskPolicy policy, bool is_pad, int id, std::optional<int> pad_token_id,
+                         int given) {
   switch (policy) {
-    case AttentionMaskPolicy::FromLengths: return is_pad ? 0 : 1;
+    case AttentionMaskPolicy::FromLengths: return is_pad ? 0 : given;
     case AttentionMaskPolicy::AllOnes: return 1;
-    case AttentionMaskPolicy::InputIdsNePad: return id != pad_token_id ? 1 : 0;
+    case AttentionMaskPolicy::InputIdsNePad: return pad_token_id && id == *pad_token_id ? 0 : 1;
   }
   return 1;
 }

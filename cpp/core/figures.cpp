@@ -5,19 +5,18 @@ namespace masklab {
 
 RowFigures row_figures(const Batch& batch, int b, const CollateOptions& options) {
   RowFigures f;
-  for (int t = 0; t < batch.T; ++t) {
-    const int i = batch.at(b, t);
-    const bool pad = batch.is_pad[i] != 0;
+  for (int t = 0; t < batch.T; ++t) batch.is_pad[batch.at(b, t)] ? ++f.pads : ++f.real_tokens;
+  for (int t = 0; t < batch.L; ++t) {
+    const int i = batch.at_label(b, t);
     const int label = batch.labels[i];
-    pad ? ++f.pads : ++f.real_tokens;
-    if (label == kIgnoreIndex) {
+    if (!is_trained_label(label)) {
       ++f.ignored[static_cast<int>(batch.label_reasons[i])];
       continue;
     }
     ++f.label_tokens;
     if (!is_scored_position(t, options.shift)) continue;
     ++f.targets;
-    if (pad) ++f.pad_targets;
+    if (batch.label_is_pad[i]) ++f.pad_targets;
     else if (options.eos_token_id && label == *options.eos_token_id) ++f.eos_targets;
   }
   f.pad_share = batch.T > 0 ? static_cast<double>(f.pads) / batch.T : 0.0;

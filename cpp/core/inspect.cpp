@@ -26,7 +26,7 @@ void apply_toggles(Batch& batch, const InspectInput& in) {
     auto cell = in.toggle_labels[i];
     check_cell(batch, cell, "toggle_labels[" + std::to_string(i) + "]");
     const int at = batch.at(cell.first, cell.second);
-    if (batch.labels[at] == kIgnoreIndex) {
+    if (!is_trained_label(batch.labels[at])) {
       batch.labels[at] = batch.input_ids[at];
       batch.label_reasons[at] = IgnoreReason::None;
     } else {
@@ -59,6 +59,12 @@ void apply_toggles(Batch& batch, const InspectInput& in) {
 InspectResult inspect(const InspectInput& in) {
   InspectResult r;
   r.batch = collate(in.features, in.options);
+  if (r.batch.L != r.batch.T)
+    throw InputError("features", "have labels of their own length (seq2seq, " + std::to_string(r.batch.L) +
+                                     " label positions for " + std::to_string(r.batch.T) +
+                                     " tokens); the grid draws one label under each token, so use the collate "
+                                     "command for them");
+  if (r.batch.T == 0) throw InputError("features", "are all empty: there is no position to show");
   if (r.batch.T > kMaxInspectPositions || r.batch.B > kMaxInspectRows)
     throw InputError("features", "the grid shows at most " + std::to_string(kMaxInspectRows) + " rows of " +
                                      std::to_string(kMaxInspectPositions) + " positions; this batch is " +
@@ -72,8 +78,8 @@ InspectResult inspect(const InspectInput& in) {
   // 0..K-1: a Llama-sized id such as 128009 must not cost a 128k x 128k bigram table.
   std::vector<int> ids(batch.input_ids);
   for (int y : batch.labels)
-    if (y != kIgnoreIndex) ids.push_back(y);
-  ids.push_back(in.options.pad_token_id);
+    if (is_trained_label(y)) ids.push_back(y);
+  if (in.options.pad_token_id) ids.push_back(*in.options.pad_token_id);
   if (in.options.eos_token_id) ids.push_back(*in.options.eos_token_id);
   for (int i = 0; i < static_cast<int>(in.vocab.size()); ++i) ids.push_back(i);
   std::sort(ids.begin(), ids.end());
@@ -88,8 +94,8 @@ InspectResult inspect(const InspectInput& in) {
                 product({batch.B, batch.T, r.V}), kMaxInspectModelValues);
   Batch model_batch = batch;
   for (int& id : model_batch.input_ids) id = compact(id);
-  for (int& y : model_batch.labels)
-    if (y != kIgnoreIndex) y = compact(y);
+  // Any negative label is ignored, as by a loss told the same ignore_index (docs/semantics.md §3.2).
+  for (int& y : model_batch.labels) y = is_trained_label(y) ? compact(y) : kIgnoreIndex;
 
   LossInput li;
   li.B = batch.B;
@@ -100,6 +106,8 @@ InspectResult inspect(const InspectInput& in) {
   li.shift = in.options.shift;
   li.reduction = in.reduction;
   li.num_items_in_batch = in.num_items_in_batch;
+  li.gradient = in.gradient;
+  li.per_token_loss = in.per_token_loss;
   r.loss = cross_entropy(li);
   for (int& y : r.loss.targets)
     if (y != kIgnoreIndex) y = ids[y];  // report targets as the batch's own ids
@@ -108,6 +116,8 @@ InspectResult inspect(const InspectInput& in) {
   LossInput all = std::move(li);
   all.reduction = Reduction::Mean;
   all.labels = model_batch.input_ids;
+  all.gradient = false;
+  all.per_token_loss = PerTokenLoss::CrossEntropy;
   LossResult everything = cross_entropy(all);
 
   InspectSummary& s = r.summary;
@@ -142,8 +152,12 @@ InspectResult inspect(const InspectInput& in) {
   ai.k = ai.q;
   ai.v = ai.q;
   ai.causal = in.causal;
-  if (batch.has_attention_mask) ai.attention_mask = batch.attention_mask;
-  else ai.segment_ids = batch.segment_ids;  // no mask: the kernel isolates packed examples
+  ai.fully_masked_rows = in.fully_masked_rows;
+  const bool all_ones = std::all_of(batch.attention_mask.begin(), batch.attention_mask.end(), [](int m) { return m == 1; });
+  const bool mask_reaches_kernel =
+      batch.has_attention_mask && !(in.attn_implementation == AttentionImplementation::FlashAttention2 && all_ones);
+  if (mask_reaches_kernel) ai.attention_mask = batch.attention_mask;
+  else ai.segment_ids = documents_from_positions(batch.position_ids, batch.B, batch.T);
   r.attention = attend(ai);
   return r;
 }

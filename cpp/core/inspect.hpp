@@ -21,6 +21,14 @@ constexpr int kMaxInspectRows = 16, kMaxInspectPositions = 256;
 // One text of text_features may give this many tokens before truncation cuts it to a row.
 constexpr int kMaxInspectTextTokens = 4096;
 
+// Which transformers attention path reads the batch (docs/semantics.md §4.3).
+enum class AttentionImplementation {
+  Sdpa,             // sdpa / eager: a 2-D mask is applied as it is; without one, documents are
+                    // found from position_ids (transformers PR #39194)
+  FlashAttention2   // flash_attention_2: an all-ones mask is dropped and the documents come from
+                    // position_ids; a mask with a 0 is used as it is (unpadding), joining them
+};
+
 struct InspectInput {
   std::vector<Feature> features;
   CollateOptions options;
@@ -31,6 +39,10 @@ struct InspectInput {
   bool causal = true;
   Reduction reduction = Reduction::Mean;        // how the reported loss is reduced
   std::optional<double> num_items_in_batch;     // for SumOverNumItems
+  bool gradient = false;                        // summarise d loss / d logits (docs/semantics.md §7.3)
+  PerTokenLoss per_token_loss = PerTokenLoss::CrossEntropy;  // for MaskedMean / PerExampleMean
+  FullyMaskedRows fully_masked_rows = FullyMaskedRows::Zeros;  // docs/semantics.md §6.2
+  AttentionImplementation attn_implementation = AttentionImplementation::Sdpa;  // §4.3
 };
 
 // The dilution, split by where the scored target sits (a real token or a pad).

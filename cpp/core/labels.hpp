@@ -1,8 +1,8 @@
 // labels.hpp — the label policies: which positions are trained, and why the others are not.
 //
-// Rules from shared/notes/semantics.md §1.3 (mask by value), §1.4 and §1.6c (mask by
-// position), TRL's completion_mask / assistant_masks (§1.6c). Labels stay unshifted, aligned
-// with input_ids: the loss shifts them (§0.1).
+// Rules from docs/semantics.md §3.1 (mask by value), §3.2 and §3.3 (mask by position), TRL's
+// completion_mask / assistant_masks (§3.3). Labels stay unshifted, aligned with input_ids: the
+// loss shifts them (§1.1). Under Given they may have their own length (seq2seq, §3.2).
 #pragma once
 
 #include <utility>
@@ -13,7 +13,7 @@
 namespace masklab {
 
 struct RowLabels {
-  std::vector<int> labels;             // [n] -100 = not trained
+  std::vector<int> labels;             // [n] negative = not trained
   std::vector<IgnoreReason> reasons;   // [n]
 };
 

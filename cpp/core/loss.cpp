@@ -48,21 +48,29 @@ void validate(const LossInput& in) {
   if (in.gradient && in.reduction == Reduction::None)
     throw InputError("gradient", "needs a scalar loss; reduction \"none\" gives one loss per token "
                                  "(use \"sum\" for the gradient of their sum)");
+  if (in.per_token_loss == PerTokenLoss::LogSoftmaxGather) {
+    if (in.reduction != Reduction::MaskedMean && in.reduction != Reduction::PerExampleMean)
+      throw InputError("per_token_loss", "\"log_softmax_gather\" describes a hand-written reduction; use it with "
+                                         "reduction \"masked_mean\" or \"per_example_mean\"");
+    if (in.ignore_index >= in.V)
+      throw InputError("ignore_index", "is " + std::to_string(in.ignore_index) + ": labels.clamp(min=0) would gather "
+                                       "outside the vocabulary [0, " + std::to_string(in.V) + ")");
+  }
 }
 
-// -log softmax(row)[target]; writes softmax(row) into probs when given.
-// Log-sum-exp relative to the row max m: log z - (x - m), with z = sum exp(x_v - m) in [1, V].
-// Not (m + log z) - x: for logits [1e17, 1e17] m + log 2 rounds back to 1e17 and the loss came
-// out 0 instead of ln 2, and at 1e308 the softmax came out [1, 1]. Infinite only when the target
-// sits more than ~1.8e308 below the max, where the true loss is not a double either.
-double token_nll(const double* row, int V, int target, double* probs) {
+// log softmax(row) into logp; returns -logp[target] (or 0 when target < 0).
+// Relative to the row max m: logp = (x - m) - log z, with z = sum exp(x_v - m) in [1, V].
+// Not x - (m + log z): for logits [1e17, 1e17] m + log 2 rounds back to 1e17, so the loss came
+// out 0 instead of ln 2, and at [1e308, 1e308] the softmax came out [1, 1]. A logp is -inf only
+// when x sits more than ~1.8e308 below the max, where the true value is not a double either.
+double log_softmax(const double* row, int V, int target, double* logp) {
   double m = row[0];
   for (int v = 1; v < V; ++v) m = std::max(m, row[v]);
   double z = 0;
   for (int v = 0; v < V; ++v) z += std::exp(row[v] - m);
-  if (probs)
-    for (int v = 0; v < V; ++v) probs[v] = std::exp(row[v] - m) / z;
-  return std::log(z) - (row[target] - m);
+  const double log_z = std::log(z);
+  for (int v = 0; v < V; ++v) logp[v] = (row[v] - m) - log_z;
+  return target >= 0 ? -logp[target] : 0.0;
 }
 
 // "logits[b][t]" of the first token whose loss is not a finite double, or "" if none.
@@ -76,6 +84,80 @@ std::string list_rows(const std::vector<int>& rows) {
   std::string s;
   for (size_t i = 0; i < rows.size(); ++i) s += (i ? ", " : "") + std::to_string(rows[i]);
   return s;
+}
+
+// d loss / d nll[b,t] as autograd computes it, before it reaches the per-token loss (§7.3).
+// Hand-written reductions multiply by keep, so their upstream is (1 / count) * keep: with a
+// count of 0 that is inf * 0 = NaN at every position, scored or not. The built-in reductions
+// have no keep; their weight only matters where a target is scored.
+double upstream_weight(const LossInput& in, const LossResult& r, int b, bool kept) {
+  const double keep = kept ? 1.0 : 0.0;
+  switch (in.reduction) {
+    case Reduction::Mean: return r.num_targets ? 1.0 / r.num_targets : 0.0;  // nothing is scored when 0
+    case Reduction::Sum: return 1.0;
+    case Reduction::None: return 0.0;  // refused by validate when a gradient is asked
+    case Reduction::SumOverNumItems: return 1.0 / *in.num_items_in_batch;  // inf when 0
+    case Reduction::MaskedMean: return (1.0 / r.num_targets) * keep;
+    case Reduction::PerExampleMean: return (1.0 / (static_cast<double>(in.B) * r.per_example_targets[b])) * keep;
+  }
+  return 0.0;
+}
+
+// Fills r.gradient with d loss / d logits, following autograd entry by entry in IEEE doubles:
+//   nll_loss backward (cross_entropy) writes -w only at a scored target and nothing at an
+//     ignored one, so a NaN w there is never read;
+//   gather backward writes -w at labels.clamp(min=0) for every position it covers;
+//   log_softmax backward: g_in = g - softmax * sum(g).
+// Then counts NaN/inf entries and, when all are finite, the max and the L2 norm.
+void backward(const LossInput& in, LossResult& r) {
+  const int B = in.B, T = in.T, V = in.V;
+  const bool gather = in.per_token_loss == PerTokenLoss::LogSoftmaxGather;
+  // A hand-written loss slices logits[:, :-1] against labels[:, 1:]: the last logit is not in it.
+  const int covered = gather && in.shift ? T - 1 : T;
+  r.gradient.assign(static_cast<size_t>(B) * T * V, 0.0);
+  std::vector<double> logp(V), g(V);
+  for (int b = 0; b < B; ++b)
+    for (int t = 0; t < covered; ++t) {
+      const int y = r.targets[static_cast<size_t>(b) * T + t];
+      const bool kept = y != in.ignore_index;
+      if (!gather && !kept) continue;
+      const size_t bt = static_cast<size_t>(b) * T + t;
+      log_softmax(&in.logits[bt * V], V, -1, logp.data());
+      std::fill(g.begin(), g.end(), 0.0);
+      g[kept ? y : std::max(y, 0)] = -upstream_weight(in, r, b, kept);
+      double total = 0;
+      for (int v = 0; v < V; ++v) total += g[v];
+      double* out = &r.gradient[bt * V];
+      for (int v = 0; v < V; ++v) out[v] = g[v] - std::exp(logp[v]) * total;
+    }
+
+  double max_abs = 0, squares = 0;
+  for (double x : r.gradient) {
+    if (std::isnan(x)) ++r.gradient_nan_count;
+    else if (std::isinf(x)) ++r.gradient_inf_count;
+    else {
+      max_abs = std::max(max_abs, std::fabs(x));
+      squares += x * x;
+    }
+  }
+  if (r.gradient_nan_count == 0 && r.gradient_inf_count == 0) {
+    r.gradient_max_abs = max_abs;
+    r.gradient_norm = std::sqrt(squares);
+    return;
+  }
+  r.gradient.clear();
+  std::string what = "d loss / d logits has " + std::to_string(r.gradient_nan_count) + " NaN and " +
+                     std::to_string(r.gradient_inf_count) + " infinite entries (JSON carries neither): ";
+  if (in.reduction == Reduction::SumOverNumItems)
+    what += "num_items_in_batch is " + format_number(*in.num_items_in_batch) + ", so d loss / d sum = 1 / " +
+            format_number(*in.num_items_in_batch) +
+            " = inf (beyond the largest double) reaches every scored logit row (+inf, and inf - inf = NaN at "
+            "its target)";
+  else
+    what += "the target count is 0, so the division sends inf back, inf * keep = inf * 0 = NaN reaches "
+            "every per-token loss, and log_softmax(...).gather(...) passes it on to the logits "
+            "(F.cross_entropy with ignore_index writes nothing at ignored targets and would have dropped it)";
+  r.gradient_null_reason = what;
 }
 
 }  // namespace
@@ -94,8 +176,7 @@ LossResult cross_entropy(const LossInput& in) {
   r.targets.assign(static_cast<size_t>(B) * T, in.ignore_index);
   r.per_example_loss.assign(B, std::nullopt);
   r.per_example_targets.assign(B, 0);
-  std::vector<double> row_sum(B, 0.0);
-  if (in.gradient) r.gradient.assign(static_cast<size_t>(B) * T * V, 0.0);
+  std::vector<double> row_sum(B, 0.0), logp(V);
 
   for (int b = 0; b < B; ++b)
     for (int t = 0; t < T; ++t) {
@@ -103,14 +184,13 @@ LossResult cross_entropy(const LossInput& in) {
       const size_t bt = static_cast<size_t>(b) * T + t;
       r.targets[bt] = y;
       if (y == in.ignore_index) continue;
-      double* probs = in.gradient ? &r.gradient[bt * V] : nullptr;
-      const double nll = token_nll(&in.logits[bt * V], V, y, probs);
-      if (probs) probs[y] -= 1.0;  // d nll / d logits = softmax - onehot (scaled below)
+      const double nll = log_softmax(&in.logits[bt * V], V, y, logp.data());
       r.per_token[bt] = nll;
       row_sum[b] += nll;
       ++r.per_example_targets[b];
     }
 
+  r.per_example_sum = row_sum;
   for (int b = 0; b < B; ++b) {
     r.sum += row_sum[b];
     r.num_targets += r.per_example_targets[b];
@@ -118,21 +198,20 @@ LossResult cross_entropy(const LossInput& in) {
     else r.rows_without_targets.push_back(b);
   }
 
-  // Weight each token's gradient by d loss / d nll_token for the chosen reduction.
-  std::vector<double> row_weight(B, 0.0);
   switch (in.reduction) {
     case Reduction::Mean:
       if (r.num_targets == 0)
         r.null_reason = "no targets: every label is ignore_index (" + std::to_string(in.ignore_index) +
                         "), and a mean over zero targets is 0/0 (PyTorch returns NaN)";
-      else {
-        r.loss = r.sum / r.num_targets;
-        std::fill(row_weight.begin(), row_weight.end(), 1.0 / r.num_targets);
-      }
+      else r.loss = r.sum / r.num_targets;
+      break;
+    case Reduction::MaskedMean:
+      if (r.num_targets == 0)
+        r.null_reason = "no targets: keep.sum() is 0, so (nll * keep).sum() / keep.sum() is 0/0 (NaN in PyTorch)";
+      else r.loss = r.sum / r.num_targets;
       break;
     case Reduction::Sum:
       r.loss = r.sum;
-      std::fill(row_weight.begin(), row_weight.end(), 1.0);
       break;
     case Reduction::None:
       r.null_reason = "reduction \"none\" gives one loss per token: see per_token";
@@ -145,20 +224,14 @@ LossResult cross_entropy(const LossInput& in) {
                         " no targets, so its mean is 0/0 (NaN in PyTorch) and the mean of row means is undefined";
       else {
         double acc = 0;
-        for (int b = 0; b < B; ++b) {
-          acc += *r.per_example_loss[b];
-          row_weight[b] = 1.0 / (static_cast<double>(B) * r.per_example_targets[b]);
-        }
+        for (int b = 0; b < B; ++b) acc += *r.per_example_loss[b];
         r.loss = acc / B;
       }
       break;
     case Reduction::SumOverNumItems:
       if (*in.num_items_in_batch == 0)
         r.null_reason = "num_items_in_batch is 0: sum / 0 is undefined (NaN or inf in PyTorch)";
-      else {
-        r.loss = r.sum / *in.num_items_in_batch;
-        std::fill(row_weight.begin(), row_weight.end(), 1.0 / *in.num_items_in_batch);
-      }
+      else r.loss = r.sum / *in.num_items_in_batch;
       break;
   }
 
@@ -170,26 +243,20 @@ LossResult cross_entropy(const LossInput& in) {
   const std::string overflow = overflowing_token(r, T);
   if (!overflow.empty())
     no_loss("the loss at " + overflow +
-            " is beyond the largest double (its target logit is more than ~1.8e308 below the row's largest), so the "
-            "sum and the loss are too (PyTorch gives inf)");
+            " is beyond the largest double (its target logit is more than ~1.8e308 below the row's largest), so "
+            "the sum and the loss are too (PyTorch gives inf)");
   else if (!std::isfinite(r.sum))
     no_loss("the sum of the per-token losses is beyond the largest double (~1.8e308; PyTorch gives inf)");
   else if (r.loss && !std::isfinite(*r.loss))
     no_loss("sum / num_items_in_batch = " + format_number(r.sum) + " / " + format_number(*in.num_items_in_batch) +
             " is beyond the largest double (~1.8e308; PyTorch gives inf)");
 
-  if (in.gradient) {
-    if (!r.loss) {
-      r.gradient.clear();  // no loss, no gradient: say so rather than hand back zeros or NaN
-    } else {
-      // 1 / num_items_in_batch overflows for a subnormal count: divide instead. Either way each
-      // gradient is at most the (finite) loss in size, since 1 - p <= -log p.
-      const bool divide = in.reduction == Reduction::SumOverNumItems && !std::isfinite(row_weight[0]);
-      for (int b = 0; b < B; ++b)
-        for (size_t i = static_cast<size_t>(b) * T * V; i < static_cast<size_t>(b + 1) * T * V; ++i)
-          r.gradient[i] = divide ? r.gradient[i] / *in.num_items_in_batch : r.gradient[i] * row_weight[b];
-    }
-  }
+  // How much one token of each row counts under the reduction (null without a loss).
+  r.per_example_token_weight.assign(B, std::nullopt);
+  if (r.loss)
+    for (int b = 0; b < B; ++b) r.per_example_token_weight[b] = upstream_weight(in, r, b, true);
+
+  if (in.gradient) backward(in, r);
   return r;
 }
 

@@ -22,6 +22,7 @@ int truncate_feature(Feature& feature, int max_length, Side side) {
   int removed = std::max(0, static_cast<int>(feature.input_ids.size()) - max_length);
   cut(feature.input_ids, max_length, side);
   if (feature.labels) cut(*feature.labels, max_length, side);
+  if (feature.attention_mask) cut(*feature.attention_mask, max_length, side);
   if (feature.completion_mask) cut(*feature.completion_mask, max_length, side);
   if (feature.assistant_masks) cut(*feature.assistant_masks, max_length, side);
   return removed;
@@ -29,17 +30,18 @@ int truncate_feature(Feature& feature, int max_length, Side side) {
 
 long long round_up(long long n, long long m) { return n % m == 0 ? n : (n / m + 1) * m; }
 
-int padded_length(const std::vector<int>& lengths, const CollateOptions& options) {
+int padded_length(const std::vector<int>& lengths, const CollateOptions& options, const char* field) {
   int longest = 0;
   for (int n : lengths) longest = std::max(longest, n);
+  const std::string noun = std::string(field) == "labels" ? " labels" : " tokens";
+  auto where = [&](size_t i) { return "features[" + std::to_string(i) + "]." + field; };
 
   if (options.padding == Padding::DoNotPad) {
     for (size_t i = 0; i < lengths.size(); ++i)
       if (lengths[i] != lengths[0])
-        throw InputError("features[" + std::to_string(i) + "].input_ids",
-                         "has " + std::to_string(lengths[i]) + " tokens but features[0] has " +
-                             std::to_string(lengths[0]) +
-                             "; with padding \"do_not_pad\" rows must be equal to form a tensor");
+        throw InputError(where(i), "has " + std::to_string(lengths[i]) + noun + " but features[0] has " +
+                                       std::to_string(lengths[0]) +
+                                       "; with padding \"do_not_pad\" rows must be equal to form a tensor");
     return longest;
   }
 
@@ -50,9 +52,8 @@ int padded_length(const std::vector<int>& lengths, const CollateOptions& options
     T = *options.max_length;
     for (size_t i = 0; i < lengths.size(); ++i)
       if (lengths[i] > T)
-        throw InputError("features[" + std::to_string(i) + "].input_ids",
-                         "has " + std::to_string(lengths[i]) + " tokens, more than max_length " +
-                             std::to_string(T) + "; set truncation to true or raise max_length");
+        throw InputError(where(i), "has " + std::to_string(lengths[i]) + noun + ", more than max_length " +
+                                       std::to_string(T) + "; set truncation to true or raise max_length");
   }
   const long long rows = static_cast<long long>(lengths.size());
   auto too_big = [&](long long t) { return t * rows > kMaxBatchTokens; };

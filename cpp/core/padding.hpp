@@ -1,5 +1,6 @@
 // padding.hpp — how long the padded rows are, which side the pads go on, and truncation,
-// following transformers' PreTrainedTokenizerBase._pad (shared/notes/semantics.md §1.1).
+// following transformers' PreTrainedTokenizerBase._pad (docs/semantics.md §2.1, §2.2, §2.4) and
+// DataCollatorForSeq2Seq's own label padding (§3.2).
 //
 // Not here: what the pads' labels or mask values are (labels.cpp, attention_mask.cpp).
 #pragma once
@@ -10,8 +11,8 @@
 
 namespace masklab {
 
-// Cuts a feature (input_ids and its parallel arrays) to max_length on the given side and
-// returns how many tokens were removed.
+// Cuts a feature (input_ids, its parallel arrays, and labels of their own length) to max_length
+// on the given side and returns how many tokens were removed.
 // Example: [1,2,3,4,5], max_length 3, side Left -> [3,4,5], returns 2.
 int truncate_feature(Feature& feature, int max_length, Side side);
 
@@ -21,7 +22,10 @@ int truncate_feature(Feature& feature, int max_length, Side side);
 // Example: lengths {3,5}, Longest, pad_to_multiple_of 4 -> 8.
 // Throws InputError naming the offending row, or the option (max_length, pad_to_multiple_of)
 // that would make B * T exceed kMaxBatchTokens.
-int padded_length(const std::vector<int>& lengths, const CollateOptions& options);
+// `field` names what is measured in errors: "input_ids" (tokens) or "labels" (seq2seq labels,
+// padded to the longest label independently of the inputs, as DataCollatorForSeq2Seq does).
+int padded_length(const std::vector<int>& lengths, const CollateOptions& options,
+                  const char* field = "input_ids");
 
 // The most tokens a padded batch may hold (B * T): beyond this a request is a mistake, and
 // honouring it would only freeze the browser tab.

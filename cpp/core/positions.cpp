@@ -19,4 +19,17 @@ std::vector<int> position_ids_for_row(const std::vector<int>& mask, PositionPoli
   return pos;
 }
 
+std::vector<int> documents_from_positions(const std::vector<int>& position_ids, int B, int T) {
+  std::vector<int> doc(position_ids.size());
+  for (int b = 0; b < B; ++b) {
+    int current = 0;
+    for (int t = 0; t < T; ++t) {
+      const size_t i = static_cast<size_t>(b) * T + t;
+      if (t > 0 && position_ids[i] != position_ids[i - 1] + 1) ++current;
+      doc[i] = current;
+    }
+  }
+  return doc;
+}
+
 }  // namespace masklab

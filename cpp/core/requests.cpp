@@ -2,6 +2,7 @@
 #include "requests.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 
 #include "input_error.hpp"
@@ -27,21 +28,20 @@ Feature decode_feature(const Json& v, const std::string& path) {
   const Json* ids = v.find("input_ids");
   if (!ids || ids->is_null()) throw InputError(path + ".input_ids", "is missing");
   f.input_ids = read_int_list(*ids, path + ".input_ids");
-  for (auto [key, slot] : {std::pair{"labels", &f.labels}, std::pair{"completion_mask", &f.completion_mask},
-                           std::pair{"assistant_masks", &f.assistant_masks}}) {
+  for (auto [key, slot] : {std::pair{"labels", &f.labels}, std::pair{"attention_mask", &f.attention_mask},
+                           std::pair{"completion_mask", &f.completion_mask},
+                           std::pair{"assistant_masks", &f.assistant_masks}, std::pair{"seq_lengths", &f.seq_lengths}}) {
     const Json* x = v.find(key);
     if (x && !x->is_null()) *slot = read_int_list(*x, path + "." + key);
   }
   return f;
 }
 
-// Options shared by collate and inspect; `r` must allow kCollateFields.
-CollateOptions decode_options(const ObjectReader& r, bool pad_required) {
+// Options shared by collate and inspect; `r` must allow kCollateFields. pad_token_id may be
+// absent: collate asks for it only where a pad is written (docs/semantics.md §2.5).
+CollateOptions decode_options(const ObjectReader& r) {
   CollateOptions o;
   if (const Json* v = r.get("pad_token_id")) o.pad_token_id = read_int(*v, "pad_token_id");
-  else if (pad_required)
-    throw InputError("pad_token_id", "is missing; padding needs a pad id (tokenizers without one often "
-                                     "set pad = eos, which is exactly where the label bugs start)");
   if (const Json* v = r.get("eos_token_id")) o.eos_token_id = read_int(*v, "eos_token_id");
   if (const Json* v = r.get("vocab_size")) o.vocab_size = read_int(*v, "vocab_size");
   if (const Json* v = r.get("padding"))
@@ -61,7 +61,9 @@ CollateOptions decode_options(const ObjectReader& r, bool pad_required) {
         read_choice(*v, "label_policy", {"mask_padding", "input_ids", "mask_pad_id", "given"}));
   if (const Json* v = r.get("label_pad_token_id")) o.label_pad_token_id = read_int(*v, "label_pad_token_id");
   if (const Json* v = r.get("packing"))
-    o.packing = static_cast<Packing>(read_choice(*v, "packing", {"none", "flatten", "concat_unsafe"}));
+    o.packing =
+        static_cast<Packing>(read_choice(*v, "packing", {"none", "flatten", "concat_unsafe", "padding_free",
+                                                         "padding_free_legacy"}));
   if (const Json* v = r.get("position_ids"))
     o.position_ids = static_cast<PositionPolicy>(read_choice(*v, "position_ids", {"arange", "from_mask"}));
   if (const Json* v = r.get("shift")) o.shift = read_bool(*v, "shift");
@@ -134,12 +136,54 @@ std::vector<std::pair<int, int>> decode_cells(const ObjectReader& r, const char*
   return cells;
 }
 
-Reduction decode_reduction(const Json& v) {
-  return static_cast<Reduction>(
-      read_choice(v, "reduction", {"mean", "sum", "none", "per_example_mean", "sum_over_num_items"}));
+Json optional_number(const std::optional<double>& x) { return x ? Json::number(*x) : Json::null(); }
+
+FullyMaskedRows decode_fully_masked_rows(const Json& v) {
+  return static_cast<FullyMaskedRows>(read_choice(v, "fully_masked_rows", {"zeros", "nan"}));
 }
 
-Json optional_number(const std::optional<double>& x) { return x ? Json::number(*x) : Json::null(); }
+// [a][b][c] like number_cube, except that the rows (i, j) listed are null: JSON has no NaN.
+Json cube_with_null_rows(const std::vector<double>& flat, int a, int b, int c,
+                         const std::vector<std::pair<int, int>>& null_rows) {
+  std::vector<std::uint8_t> is_null(static_cast<size_t>(a) * b, 0);
+  for (auto [i, j] : null_rows) is_null[static_cast<size_t>(i) * b + j] = 1;
+  Json out = Json::array();
+  for (int i = 0; i < a; ++i) {
+    Json plane = Json::array();
+    for (int j = 0; j < b; ++j) {
+      const size_t row = static_cast<size_t>(i) * b + j;
+      if (is_null[row]) {
+        plane.push(Json::null());
+        continue;
+      }
+      Json values = Json::array();
+      for (int k = 0; k < c; ++k) values.push(Json::number(flat[row * c + k]));
+      plane.push(std::move(values));
+    }
+    out.push(std::move(plane));
+  }
+  return out;
+}
+
+Reduction decode_reduction(const Json& v) {
+  return static_cast<Reduction>(read_choice(
+      v, "reduction", {"mean", "sum", "none", "per_example_mean", "sum_over_num_items", "masked_mean"}));
+}
+
+PerTokenLoss decode_per_token_loss(const Json& v) {
+  return static_cast<PerTokenLoss>(read_choice(v, "per_token_loss", {"cross_entropy", "log_softmax_gather"}));
+}
+
+// The gradient's summary (always) and its values (when asked and finite). inspect leaves the
+// values out: [B][T][V] of a grid-sized batch is far more than a page needs.
+void encode_gradient(Json& out, const LossResult& r, const LossInput& in, bool with_values) {
+  if (with_values) out.set("gradient", r.gradient.empty() ? Json::null() : number_cube(r.gradient, in.B, in.T, in.V));
+  out.set("gradient_null_reason", r.gradient_null_reason.empty() ? Json::null() : Json::string(r.gradient_null_reason));
+  out.set("gradient_nan_count", Json::number(r.gradient_nan_count));
+  out.set("gradient_inf_count", Json::number(r.gradient_inf_count));
+  out.set("gradient_max_abs", optional_number(r.gradient_max_abs));
+  out.set("gradient_norm", optional_number(r.gradient_norm));
+}
 
 // The grid's row bound, checked before any row is tokenised or collated.
 void check_inspect_rows(const char* field, size_t rows) {
@@ -155,7 +199,7 @@ CollateRequest decode_collate(const Json& request) { return decode_collate(reque
 CollateRequest decode_collate(const Json& request, std::vector<Feature>* features) {
   ObjectReader r(request, "", kCollateFields);
   CollateRequest out;
-  out.options = decode_options(r, true);
+  out.options = decode_options(r);
   if (features) {
     if (r.get("features")) throw InputError("features", "are given as typed arrays; leave them out of the JSON");
     out.features = std::move(*features);
@@ -168,12 +212,14 @@ CollateRequest decode_collate(const Json& request, std::vector<Feature>* feature
 LossInput decode_loss(const Json& request) { return decode_loss(request, nullptr); }
 
 LossInput decode_loss(const Json& request, LossTensors* tensors) {
-  ObjectReader r(request, "", {"logits", "labels", "shift", "ignore_index", "reduction", "num_items_in_batch", "gradient"});
+  ObjectReader r(request, "", {"logits", "labels", "shift", "ignore_index", "reduction", "num_items_in_batch", "gradient",
+                               "per_token_loss"});
   LossInput in = tensors ? loss_from_tensors(r, std::move(*tensors)) : decode_loss_fields(r.get("logits"), r.get("labels"), "");
   decode_loss_options(r, in);
   if (const Json* v = r.get("reduction")) in.reduction = decode_reduction(*v);
   if (const Json* v = r.get("num_items_in_batch")) in.num_items_in_batch = read_number(*v, "num_items_in_batch");
   if (const Json* v = r.get("gradient")) in.gradient = read_bool(*v, "gradient");
+  if (const Json* v = r.get("per_token_loss")) in.per_token_loss = decode_per_token_loss(*v);
   // A JSON gradient is printed number by number; the typed path hands it back as one buffer.
   if (in.gradient && !tensors)
     limit_answer("gradient", "gradient values (B × T × V)", in.logits.size(), kMaxGradientValues,
@@ -201,7 +247,7 @@ std::vector<LossInput> decode_accumulate(const Json& request) {
 }
 
 AttentionInput decode_attention(const Json& request) {
-  ObjectReader r(request, "", {"q", "k", "v", "attention_mask", "causal"});
+  ObjectReader r(request, "", {"q", "k", "v", "attention_mask", "causal", "scale", "fully_masked_rows"});
   AttentionInput in;
   std::vector<int> dims;
   for (auto [key, slot] : {std::pair{"q", &in.q}, std::pair{"k", &in.k}, std::pair{"v", &in.v}}) {
@@ -234,13 +280,16 @@ AttentionInput decode_attention(const Json& request) {
                          "is " + std::to_string(in.attention_mask[i]) + "; expected 0 or 1");
   }
   if (const Json* x = r.get("causal")) in.causal = read_bool(*x, "causal");
+  if (const Json* x = r.get("scale")) in.scale = read_number(*x, "scale");
+  if (const Json* x = r.get("fully_masked_rows")) in.fully_masked_rows = decode_fully_masked_rows(*x);
   return in;
 }
 
 InspectInput decode_inspect(const Json& request) {
   std::vector<std::string_view> allowed = kCollateFields;
   for (auto k : {"text_features", "vocab", "add_bos", "add_eos", "causal", "toggle_attention_mask", "toggle_labels",
-                 "reduction", "num_items_in_batch"})
+                 "reduction", "num_items_in_batch", "gradient", "per_token_loss", "fully_masked_rows",
+                 "attn_implementation"})
     allowed.push_back(k);
   ObjectReader r(request, "", allowed);
   InspectInput in;
@@ -249,7 +298,7 @@ InspectInput decode_inspect(const Json& request) {
     throw InputError("vocab", "comes from the built-in tokenizer when text_features are given; leave it out");
   if (text && r.get("features"))
     throw InputError("text_features", "give either features (ids) or text_features (text), not both");
-  in.options = decode_options(r, text == nullptr);
+  in.options = decode_options(r);
   if (text) {
     if (!r.get("pad_token_id")) in.options.pad_token_id = kPadId;
     if (!r.get("eos_token_id")) in.options.eos_token_id = kEosId;
@@ -310,6 +359,12 @@ InspectInput decode_inspect(const Json& request) {
   if (const Json* v = r.get("causal")) in.causal = read_bool(*v, "causal");
   if (const Json* v = r.get("reduction")) in.reduction = decode_reduction(*v);
   if (const Json* v = r.get("num_items_in_batch")) in.num_items_in_batch = read_number(*v, "num_items_in_batch");
+  if (const Json* v = r.get("gradient")) in.gradient = read_bool(*v, "gradient");
+  if (const Json* v = r.get("per_token_loss")) in.per_token_loss = decode_per_token_loss(*v);
+  if (const Json* v = r.get("fully_masked_rows")) in.fully_masked_rows = decode_fully_masked_rows(*v);
+  if (const Json* v = r.get("attn_implementation"))
+    in.attn_implementation = static_cast<AttentionImplementation>(
+        read_choice(*v, "attn_implementation", {"sdpa", "flash_attention_2"}));
   in.toggle_attention_mask = decode_cells(r, "toggle_attention_mask");
   in.toggle_labels = decode_cells(r, "toggle_labels");
   return in;
@@ -320,13 +375,13 @@ namespace {
 void set_batch_tensors(Json& out, const Batch& batch) {
   out.set("input_ids", int_rows(batch.input_ids, batch.B, batch.T));
   out.set("attention_mask", batch.has_attention_mask ? int_rows(batch.attention_mask, batch.B, batch.T) : Json::null());
-  out.set("labels", int_rows(batch.labels, batch.B, batch.T));
+  out.set("labels", int_rows(batch.labels, batch.B, batch.L));
   out.set("position_ids", int_rows(batch.position_ids, batch.B, batch.T));
   out.set("is_pad", int_rows(std::vector<int>(batch.is_pad.begin(), batch.is_pad.end()), batch.B, batch.T));
   Json reasons = Json::array();
   for (int b = 0; b < batch.B; ++b) {
     Json row = Json::array();
-    for (int t = 0; t < batch.T; ++t) row.push(Json::string(reason_name(batch.label_reasons[batch.at(b, t)])));
+    for (int t = 0; t < batch.L; ++t) row.push(Json::string(reason_name(batch.label_reasons[batch.at_label(b, t)])));
     reasons.push(std::move(row));
   }
   out.set("label_reasons", std::move(reasons));
@@ -361,7 +416,7 @@ Json encode_batch(const Batch& batch, const CollateOptions& options, bool with_t
   return out;
 }
 
-Json encode_loss(const LossResult& r, const LossInput& in, bool with_tensors) {
+Json encode_loss(const LossResult& r, const LossInput& in, bool with_gradient_values, bool with_tensors) {
   Json out = Json::object();
   out.set("loss", optional_number(r.loss));
   out.set("loss_null_reason", r.loss ? Json::null() : Json::string(r.null_reason));
@@ -373,9 +428,14 @@ Json encode_loss(const LossResult& r, const LossInput& in, bool with_tensors) {
   for (const auto& x : r.per_example_loss) per_example.push(optional_number(x));
   out.set("per_example_loss", std::move(per_example));
   out.set("per_example_targets", int_list(r.per_example_targets));
+  Json sums = Json::array();
+  for (double x : r.per_example_sum) sums.push(Json::number(x));
+  out.set("per_example_sum", std::move(sums));
+  Json weights = Json::array();
+  for (const auto& w : r.per_example_token_weight) weights.push(optional_number(w));
+  out.set("per_example_token_weight", std::move(weights));
   out.set("rows_without_targets", int_list(r.rows_without_targets));
-  if (in.gradient && (with_tensors || r.gradient.empty()))
-    out.set("gradient", r.gradient.empty() ? Json::null() : number_cube(r.gradient, in.B, in.T, in.V));
+  if (in.gradient) encode_gradient(out, r, in, with_gradient_values);
   return out;
 }
 
@@ -404,11 +464,18 @@ Json encode_attention(const AttentionResult& r, int B, int T, int D, bool with_s
   std::vector<double> visible(r.visible.begin(), r.visible.end());
   if (with_scores) out.set("scores", number_cube(r.scores, B, T, T));
   out.set("visible", number_cube(visible, B, T, T));
-  out.set("weights", number_cube(r.weights, B, T, T));
-  out.set("output", number_cube(r.output, B, T, D));
+  if (r.fully_masked_rows_are_nan) {
+    out.set("weights", cube_with_null_rows(r.weights, B, T, T, r.fully_masked_queries));
+    out.set("output", cube_with_null_rows(r.output, B, T, D, r.fully_masked_queries));
+  } else {
+    out.set("weights", number_cube(r.weights, B, T, T));
+    out.set("output", number_cube(r.output, B, T, D));
+  }
   Json masked = Json::array();
   for (auto [b, t] : r.fully_masked_queries) masked.push(int_list({b, t}));
   out.set("fully_masked_queries", std::move(masked));
+  out.set("fully_masked_rows", Json::string(r.fully_masked_rows_are_nan ? "nan" : "zeros"));
+  out.set("scale", Json::number(r.scale));
   if (!r.scores_null_reason.empty() && with_scores) out.set("scores_null_reason", Json::string(r.scores_null_reason));
   return out;
 }
@@ -419,6 +486,7 @@ Json encode_inspect(const InspectResult& r, const InspectInput& in) {
   shape.B = batch.B;
   shape.T = batch.T;
   shape.V = r.V;
+  shape.gradient = in.gradient;
   Json out = Json::object();
   out.set("batch", encode_batch(batch, in.options));
   Json tokens = Json::array();
@@ -435,7 +503,7 @@ Json encode_inspect(const InspectResult& r, const InspectInput& in) {
   for (const auto& t : in.vocab) vocab.push(Json::string(t));
   out.set("vocab", std::move(vocab));
   out.set("vocab_size", Json::number(r.V));
-  out.set("loss", encode_loss(r.loss, shape));
+  out.set("loss", encode_loss(r.loss, shape, false));
   // The grid draws weights; raw scores of fixed embeddings teach nothing and cost a third of the
   // answer, so inspect leaves them out (the attention command returns them).
   out.set("attention", encode_attention(r.attention, batch.B, batch.T, kEmbeddingDim, false));

@@ -36,9 +36,12 @@ std::vector<LossInput> decode_accumulate(const Json& request);
 AttentionInput decode_attention(const Json& request);
 InspectInput decode_inspect(const Json& request);
 
-// with_tensors false leaves out the [B][T] (and gradient) tensors: the typed-array path's JSON.
+// with_tensors false leaves out the [B][T] tensors: the typed-array path's JSON.
 Json encode_batch(const Batch& batch, const CollateOptions& options, bool with_tensors = true);
-Json encode_loss(const LossResult& result, const LossInput& input, bool with_tensors = true);
+// with_gradient_values: write the [B][T][V] gradient itself (the summary fields always come);
+// with_tensors false also leaves out per_token and targets (the typed-array path's JSON).
+Json encode_loss(const LossResult& result, const LossInput& input, bool with_gradient_values = true,
+                 bool with_tensors = true);
 Json encode_accumulation(const AccumulationResult& result);
 Json encode_attention(const AttentionResult& result, int B, int T, int D, bool with_scores = true);
 Json encode_inspect(const InspectResult& result, const InspectInput& input);

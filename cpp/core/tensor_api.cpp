@@ -140,7 +140,8 @@ Json run_loss(const Json& options, const Inputs& in, std::vector<TensorOut>& out
   LossInput input = decode_loss(options, &t);
   LossResult result = cross_entropy(input);
 
-  Json answer = encode_loss(result, input, false);
+  // The gradient travels as a tensor; the JSON says "gradient": null (and why) only when there is none.
+  Json answer = encode_loss(result, input, result.gradient.empty(), false);
   TensorOut per_token;
   per_token.name = "per_token";
   per_token.dtype = DType::Float64;
@@ -204,7 +205,8 @@ Json run_collate(const Json& options, const Inputs& in, std::vector<TensorOut>& 
   const std::vector<int> bt = {batch.B, batch.T};
   out.push_back(int_tensor("input_ids", bt, std::move(batch.input_ids)));
   if (batch.has_attention_mask) out.push_back(int_tensor("attention_mask", bt, std::move(batch.attention_mask)));
-  out.push_back(int_tensor("labels", bt, std::move(batch.labels)));
+  const std::vector<int> bl = {batch.B, batch.L};  // labels have their own length (seq2seq)
+  out.push_back(int_tensor("labels", bl, std::move(batch.labels)));
   out.push_back(int_tensor("position_ids", bt, std::move(batch.position_ids)));
   TensorOut is_pad;
   is_pad.name = "is_pad";
@@ -215,7 +217,7 @@ Json run_collate(const Json& options, const Inputs& in, std::vector<TensorOut>& 
   TensorOut reasons;
   reasons.name = "label_reasons";
   reasons.dtype = DType::Uint8;
-  reasons.shape = bt;
+  reasons.shape = bl;
   reasons.u8.reserve(batch.label_reasons.size());
   for (IgnoreReason r : batch.label_reasons) reasons.u8.push_back(static_cast<std::uint8_t>(r));
   out.push_back(std::move(reasons));

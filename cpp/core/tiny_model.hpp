@@ -4,7 +4,7 @@
 //
 // Because the bigram is fitted on whatever the labels score, labels = input_ids teaches it
 // that a pad follows a pad with near certainty, so pad targets get a tiny loss and drag the
-// mean down — as in real training (shared/notes/semantics.md §5 #4). Not a language model:
+// mean down — as in real training (docs/semantics.md §3.6). Not a language model:
 // no context beyond one token, no training loop; add-k smoothing keeps every logit finite.
 #pragma once
 

@@ -4,7 +4,7 @@
 // the text is one special token too. Words are runs of letters, digits and apostrophes; every
 // other non-space character is a token of its own. Ids are given in order of first appearance,
 // so a batch's ids are small and readable. Not a BPE: real tokenizers split words into pieces,
-// and a string's ids depend on its context (shared/notes/semantics.md §1.6b) — this one does not.
+// and a string's ids depend on its context (docs/semantics.md §3.4) — this one does not.
 #pragma once
 
 #include <cstddef>

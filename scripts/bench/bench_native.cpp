@@ -7,6 +7,8 @@
 //   masklab_bench --cases               lists the limit cases: name, command, answered|refused
 //   masklab_bench --limits CLI          runs every limit case through the CLI binary at path CLI
 //                                        and prints CPU time, wall time and peak memory of each
+//   masklab_bench --train MODEL STEPS   prints ms per training step of the Train page's run
+//                                        (default settings, fixed collator; scripts/bench/train.mjs)
 //
 // Speed workload: B=8 rows, T=512 (longest row), V=64. Row b has 512 - 48*b tokens (512, 464, ...,
 // 176) so padding is real; token ids and logits are simple integer formulas, identical every run.
@@ -20,9 +22,10 @@
 
 #include "api.hpp"
 #include "inspect.hpp"
-#include "tensor_api.hpp"
 #include "limits.hpp"
 #include "padding.hpp"
+#include "tensor_api.hpp"
+#include "training.hpp"
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -447,13 +450,39 @@ int typed(int iterations) {
 }
 
 int usage() {
-  std::fputs("usage: masklab_bench [ITERATIONS] | --typed [ITERATIONS] | --print NAME | --cases | --limits CLI\n", stderr);
+  std::fputs("usage: masklab_bench [ITERATIONS] | --typed [ITERATIONS] | --print NAME | --cases | --limits CLI | "
+             "--train tiny|small|medium STEPS\n",
+             stderr);
   return 2;
+}
+
+// Times `steps` optimizer steps of one run (after 20 untimed warm-up steps), as the Train page's
+// worker runs them: no evaluation, no logging.
+int train_bench(std::string_view model, int steps) {
+  masklab::TrainSettings settings;
+  bool known = false;
+  for (size_t i = 0; i < masklab::model_size_names().size(); ++i)
+    if (masklab::model_size_names()[i] == model) {
+      settings.model = static_cast<masklab::ModelSize>(i);
+      known = true;
+    }
+  if (!known || steps < 1 || steps + 20 > masklab::kMaxTrainSteps) return usage();
+  settings.steps = steps + 20;
+  masklab::TrainRun run(settings, masklab::RunKind::Fixed);
+  for (int i = 0; i < 20; ++i) run.step();
+  double checksum = 0;  // keeps the steps observable
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < steps; ++i) checksum += run.step().train_loss;
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  std::printf("native train %.*s: %.3f ms/step (%d steps, %zu parameters, loss %.4f)\n", static_cast<int>(model.size()),
+              model.data(), ms / steps, steps, run.model().parameters().size(), checksum / steps);
+  return 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 4 && std::string_view(argv[1]) == "--train") return train_bench(argv[2], std::atoi(argv[3]));
   if (argc == 3 && std::string_view(argv[1]) == "--print") {
     const std::string json = request_named(argv[2]);
     if (json.empty()) return usage();

@@ -91,6 +91,14 @@ const PAGES = [
     failed: 'body[data-state="error"]',
   },
   {
+    // Train it: the page is interactive at once (its core runs in Web Workers, started by Train).
+    name: 'train',
+    path: 'train.html',
+    means: 'settings shown (workers start on Train)',
+    marks: { ready: { selector: 'body[data-state="ready"]' } },
+    failed: null,
+  },
+  {
     // Course authors: data-state is set when the embed builder is filled in; the page uses no
     // core. Its live example iframe (an exercise page) loads on its own and is not waited for,
     // but its requests count in the bytes.

@@ -5,7 +5,7 @@
 //   node scripts/content/build-content.mjs --no-core  # skip the core checks (no wasm build yet)
 //   node scripts/content/build-content.mjs --check    # compile and check, write nothing
 //
-// Writes index.json (id, title, kind, level, tags, error_count per exercise), <id>.json (what
+// Writes index.json (id, title, kind, level, tags, error_count per exercise, and train_bug when it has one), <id>.json (what
 // the exercise page needs: the passage split into units, HTML rendered from markdown, claims,
 // requests) and math.css (KaTeX's inline styles as classes, for the CSP). Any problem stops it with exit 1, after printing every problem as
 //   content/exercises/x.yaml:14:7: errors[1].text: "foo" is not in the passage
@@ -101,6 +101,7 @@ export function indexOf(exercises) {
     level: e.level,
     tags: e.tags,
     error_count: e.errors.length,
+    ...(e.train ? { train_bug: e.train.bug } : {}), // the Train page's bug, when it can run it
   }));
 }
 

@@ -1,14 +1,17 @@
-// check-with-core.mjs — the prose of an exercise, checked against the core (anchors.md B.9 #6:
-// "make prose numbers executable").
+// check-with-core.mjs — the prose of an exercise, checked against the core, so that every number
+// in a lesson comes from a request the test suite runs.
 //
 //   const problems = checkWithCore(compiled, core);   // compiled = createExerciseCompiler(...).compile(...)
 //
-// Runs both see_it_break requests through `core.inspect`, evaluates every claim with
+// Runs both see_it_break requests through `core.inspect` (chat exercises: the real template and
+// tokenizer, then `core.chat`), evaluates every claim with
 // web/shared/claims.js and reads every {{live number}}; a refused request, a claim that does not
 // hold, or a live number that is missing or not a number is a problem at its place in the YAML
 // file. Not here: loading the core (the caller passes it) or anything about the page.
 
 import { evaluateClaims, readMetric } from '../../web/shared/claims.js';
+import { runScenarioSide } from '../../web/chat/chat-scenario.js';
+import { nodeFamily } from '../chat/node-family.mjs';
 
 const TEXT = {
   refused: (e) => `the core refused this request: ${e.field}: ${e.message}`,
@@ -17,9 +20,22 @@ const TEXT = {
   notANumber: (source, metric, value) => `live number {{${source}.${metric}}} is ${JSON.stringify(value)}, not a number`,
 };
 
-/** The two inspect responses of an exercise ({ buggy, fixed }), or null without see_it_break. */
+// A chat exercise's side, rendered by its family's real template and tokenizer (the set-up cache)
+// and labelled by the core's chat command; a template or tokenizer failure is an error answer.
+function runChatSide(config, side, core) {
+  try {
+    return runScenarioSide(nodeFamily(config.family), config.conversation, config[side], core).answer;
+  } catch (error) {
+    return { error: { field: `see_it_break.${side}`, message: error.message } };
+  }
+}
+
+/** The two responses of an exercise ({ buggy, fixed }), or null without see_it_break. */
 export function runSeeItBreak(exercise, core) {
   if (!exercise.see_it_break) return null;
+  if (exercise.see_it_break.kind === 'chat') {
+    return { buggy: runChatSide(exercise.see_it_break, 'buggy', core), fixed: runChatSide(exercise.see_it_break, 'fixed', core) };
+  }
   return {
     buggy: core.inspect(exercise.see_it_break.buggy),
     fixed: core.inspect(exercise.see_it_break.fixed),

@@ -14,6 +14,8 @@
 import Ajv2020 from 'ajv/dist/2020.js';
 import { basename } from 'node:path';
 
+import { familyById, FAMILIES } from '../../web/chat/families.js';
+import { SIDE_FIELDS } from '../../web/chat/chat-scenario-fields.js';
 import { checkClaim } from '../../web/shared/claims.js';
 import { createMarkdown } from './markdown.mjs';
 import { locateMarkedText, splitPassage } from './passage.mjs';
@@ -40,6 +42,9 @@ const TEXT = {
   sharedWord: (a, word) => `shares the clickable word ${JSON.stringify(clip(word))} with ${a}; make them start and end at spaces`,
   request: (side) => `see_it_break.${side} needs "features" (token ids) or "text_features" (text)`,
   numbersWithoutBreak: 'uses {{…}} live numbers but the exercise has no see_it_break to compute them',
+  chatFamily: (id) => `"${id}" is not a model family; expected one of ${FAMILIES.map((f) => f.id).join(', ')}`,
+  chatSide: (key) => `"${key}" is not a chat policy field; expected one of ${SIDE_FIELDS.join(', ')}`,
+  chatNumbers: 'live numbers need the exercise page to run the see_it_break, and chat ones run on the Chat masks page: write the counts into claims instead',
 };
 
 function clip(s, n = 60) {
@@ -193,7 +198,13 @@ export function createExerciseCompiler({ schema, mathStyles }) {
       });
     }
     const requests = data.see_it_break;
-    if (requests && typeof requests === 'object') {
+    const chat = requests?.kind === 'chat';
+    if (chat) {
+      if (typeof requests.family === 'string' && !familyById(requests.family)) report(['see_it_break', 'family'], TEXT.chatFamily(requests.family));
+      for (const side of ['buggy', 'fixed']) {
+        for (const key of Object.keys(requests[side] ?? {})) if (!SIDE_FIELDS.includes(key)) report(['see_it_break', side, key], TEXT.chatSide(key));
+      }
+    } else if (requests && typeof requests === 'object') {
       for (const side of ['buggy', 'fixed']) {
         const request = requests[side];
         if (request && typeof request === 'object' && !('features' in request) && !('text_features' in request)) {
@@ -214,6 +225,7 @@ export function createExerciseCompiler({ schema, mathStyles }) {
       for (const n of env.numbers) numbers.push({ ...n, path, at: source.whereInValue(path, `{{${n.source}.${n.metric}`) });
     }
     if (numbers.length && !requests) report([numbers[0].path].flat(), TEXT.numbersWithoutBreak);
+    if (numbers.length && chat) report([numbers[0].path].flat(), TEXT.chatNumbers);
 
     if (problems.length) return { exercise: null, problems, numbers: [] };
 
@@ -268,6 +280,7 @@ export function createExerciseCompiler({ schema, mathStyles }) {
       references: data.references.map((r) => ({ title: r.title, url: r.url })),
       see_it_break: requests
         ? {
+            ...(chat ? { kind: 'chat', family: requests.family, conversation: requests.conversation } : {}),
             buggy: requests.buggy,
             fixed: requests.fixed,
             buggy_label: requests.buggy_label ?? null,
@@ -275,6 +288,7 @@ export function createExerciseCompiler({ schema, mathStyles }) {
           }
         : null,
       claims: data.claims ?? [],
+      train: data.train ? { bug: data.train.bug } : null,
       live_numbers: numbers.map(({ source: s, metric, format }) => ({ source: s, metric, format })),
     };
     return {

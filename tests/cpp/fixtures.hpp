@@ -28,6 +28,14 @@ inline Feature ids(std::vector<int> input_ids) {
   return f;
 }
 
+// Default options with pad id 0: most fixtures pad with 0, and collate needs a pad id
+// wherever it writes a pad (docs/semantics.md §2.5).
+inline CollateOptions pad0() {
+  CollateOptions o;
+  o.pad_token_id = 0;
+  return o;
+}
+
 // A list printed as JSON. Example: {5, 6, 2} -> "[5,6,2]".
 inline std::string show(const std::vector<int>& v) {
   std::string s = "[";
@@ -47,14 +55,14 @@ inline std::string show(const std::vector<int>& flat, int B, int T) {
   return s + "]";
 }
 
-// A batch's label_reasons [B,T] as text: "." for a trained label, else the reason's name; rows
+// A batch's label_reasons [B,L] as text: "." for a trained label, else the reason's name; rows
 // separated by " | ". Example: "given . . | given . padding". A packed batch (B=1) is one row.
 inline std::string reasons(const Batch& b) {
   std::string s;
   for (int r = 0; r < b.B; ++r) {
     if (r) s += " | ";
-    for (int t = 0; t < b.T; ++t) {
-      const char* name = reason_name(b.label_reasons[b.at(r, t)]);
+    for (int t = 0; t < b.L; ++t) {
+      const char* name = reason_name(b.label_reasons[b.at_label(r, t)]);
       s += (t ? " " : "") + std::string(*name ? name : ".");
     }
   }

@@ -1,5 +1,5 @@
 // test_accumulation.cpp — gradient accumulation: the mean of micro-batch means (the Trainer before
-// transformers 4.46) against the global token mean Σ S_i / Σ N_i (semantics.md §2, HF blog
+// transformers 4.46) against the global token mean Σ S_i / Σ N_i (docs/semantics.md §7.2, HF blog
 // "Fixing Gradient Accumulation"), and the unshifted count that was num_items_in_batch until
 // PR #46204.
 //

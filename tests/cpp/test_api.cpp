@@ -105,8 +105,41 @@ TEST_CASE("loss: a defined loss, and a null loss with its reason") {
   Json empty = expect_ok("loss", R"({"logits": [[[0,0],[0,0]]], "labels": [[-100, -100]], "gradient": true})");
   CHECK(empty.find("loss")->is_null());
   CHECK(contains(empty.find("loss_null_reason")->as_string(), "NaN"));
-  CHECK(empty.find("gradient")->is_null());
+  // F.cross_entropy's mean over zero targets: NaN loss, gradient exactly 0 (docs/semantics.md §7.3).
+  CHECK(to_json(*empty.find("gradient")) == "[[[0,0],[0,0]]]");
+  CHECK(number(empty, "gradient_norm") == 0);
+  CHECK(empty.find("gradient_null_reason")->is_null());
   CHECK(to_json(*empty.find("rows_without_targets")) == "[0]");
+}
+
+TEST_CASE("loss: the hand-written masked mean over zero targets, from either per-token loss") {
+  // B=1, T=3, V=2, all -100. cross_entropy: zero gradient; log_softmax_gather with the shift:
+  // logits 0 and 1 are NaN (2 x 2 = 4 entries), logit 2 is outside the sliced loss.
+  const char* request = R"({"logits": [[[0,0],[0,0],[0,0]]], "labels": [[-100,-100,-100]],
+                            "reduction": "masked_mean", "gradient": true, "per_token_loss": "%s"})";
+  auto with = [&](const std::string& source) {
+    std::string r = request;
+    r.replace(r.find("%s"), 2, source);
+    return expect_ok("loss", r);
+  };
+  Json ce = with("cross_entropy");
+  CHECK(ce.find("loss")->is_null());
+  CHECK(contains(ce.find("loss_null_reason")->as_string(), "keep.sum()"));
+  CHECK(to_json(*ce.find("gradient")) == "[[[0,0],[0,0],[0,0]]]");
+  CHECK(number(ce, "gradient_nan_count") == 0);
+  CHECK(number(ce, "gradient_max_abs") == 0);
+  CHECK(number(ce, "gradient_norm") == 0);
+
+  Json gather = with("log_softmax_gather");
+  CHECK(gather.find("loss")->is_null());
+  CHECK(gather.find("gradient")->is_null());
+  CHECK(number(gather, "gradient_nan_count") == 4);
+  CHECK(number(gather, "gradient_inf_count") == 0);
+  CHECK(gather.find("gradient_max_abs")->is_null());
+  CHECK(gather.find("gradient_norm")->is_null());
+  CHECK(contains(gather.find("gradient_null_reason")->as_string(), "NaN"));
+
+  CHECK(expect_error("loss", R"({"logits": [[[0,0]]], "labels": [[0]], "per_token_loss": "gather"})").field == "per_token_loss");
 }
 
 TEST_CASE("accumulate: mean of means against the global token mean") {
@@ -133,6 +166,38 @@ TEST_CASE("attention: a fully masked query comes back as zeros and is listed, ne
   CHECK_FALSE(contains(to_json(*j.find("weights")), "null"));
   CHECK_FALSE(contains(to_json(*j.find("output")), "null"));
   CHECK(to_json(*j.find("visible")) == "[[[0,0,0],[0,1,0],[0,1,1]]]");
+  CHECK(j.find("fully_masked_rows")->as_string() == "zeros");
+  CHECK(number(j, "scale") == 1);  // 1 / sqrt(D), D = 1
+}
+
+TEST_CASE("attention: fully_masked_rows nan writes the NaN rows as null, and scale is honoured") {
+  // Same left pad. An eager softmax over -inf makes query 0's weights and output NaN: null here.
+  // scale 2: scores q*k*2 = [2, 4, 6] for queries 0..2 against any key (k = 1).
+  Json j = expect_ok("attention", R"({"q": [[[1],[2],[3]]], "k": [[[1],[1],[1]]], "v": [[[4],[5],[6]]],
+                                     "attention_mask": [[0,1,1]], "fully_masked_rows": "nan", "scale": 2})");
+  CHECK(to_json(*j.find("weights")) == "[[null,[0,1,0],[0,0.5,0.5]]]");
+  CHECK(to_json(*j.find("output")) == "[[null,[5],[5.5]]]");
+  CHECK(to_json(*j.find("scores")) == "[[[2,2,2],[4,4,4],[6,6,6]]]");
+  CHECK(j.find("fully_masked_rows")->as_string() == "nan");
+  CHECK(number(j, "scale") == 2);
+  CHECK(expect_error("attention", R"({"q": [[[1]]], "k": [[[1]]], "v": [[[1]]], "fully_masked_rows": "NaN"})").field ==
+        "fully_masked_rows");
+}
+
+TEST_CASE("inspect: gradient summary without the [B][T][V] values; fully_masked_rows reaches the attention") {
+  // Every label -100 under label_policy given: masked_mean has no loss; from log_softmax_gather
+  // with the shift, logits 0..T-2 of every row are NaN: B=1, T=3 -> 2 positions x V entries.
+  // V = the ids the model knows: vocab {0, 1, 2} plus ids 5, 6 -> 5. So 2 x 5 = 10 NaN.
+  Json j = expect_ok("inspect", R"({"features": [{"input_ids": [1, 5, 6], "labels": [-100, -100, -100]}],
+                                   "pad_token_id": 0, "vocab": ["<pad>", "<bos>", "<eos>"], "label_policy": "given",
+                                   "reduction": "masked_mean", "per_token_loss": "log_softmax_gather",
+                                   "gradient": true, "padding_side": "left", "fully_masked_rows": "nan"})");
+  const Json& loss = *j.find("loss");
+  CHECK(number(j, "vocab_size") == 5);
+  CHECK(loss.find("gradient") == nullptr);
+  CHECK(number(loss, "gradient_nan_count") == 10);
+  CHECK(loss.find("gradient_norm")->is_null());
+  CHECK(j.find("attention")->find("fully_masked_rows")->as_string() == "nan");
 }
 
 TEST_CASE("inspect: text features come back with their token strings") {
@@ -206,7 +271,7 @@ TEST_CASE("errors: the shape is {\"error\":{\"field\",\"message\"}} and the fiel
   SUBCASE("an unknown command") {
     ApiResult r = expect_error("train", "{}");
     CHECK(r.field == "command");
-    CHECK(contains(r.message, "collate, loss, accumulate, attention or inspect"));
+    CHECK(contains(r.message, "collate, loss, accumulate, attention, inspect or chat"));
   }
   SUBCASE("a collation error from the core") {
     ApiResult r = expect_error("collate", R"({"features": [{"input_ids": [1,2]}, {"input_ids": [1,2,3,4]}],

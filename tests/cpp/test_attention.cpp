@@ -1,6 +1,7 @@
 // test_attention.cpp — single-head masked attention (attention.cpp): causal against
 // bidirectional visibility, key padding, and what an all-ones mask does on each padding side
-// (semantics.md §3.1–§3.3); a query that can see nothing gets zeros, never NaN (§3.2).
+// (docs/semantics.md §6.1); a query that can see nothing gets zeros, or the NaN a plain softmax
+// gives when asked (§6.2); an explicit scale replaces 1/sqrt(D) (§6.3).
 //
 // Fixtures use D=1 so every score is a product of two numbers. With q = k = 0 all scores are 0
 // and a query's weights are uniform over the keys it may see: its output is the plain average
@@ -114,7 +115,7 @@ TEST_CASE("an empty attention_mask means all ones") {
 }
 
 TEST_CASE("right padding + all-ones mask leaves a causal batch's real-token outputs unchanged") {
-  // Real tokens v = 1, 2 at t = 0, 1, a right pad v = 10 at t = 2 (§3.1).
+  // Real tokens v = 1, 2 at t = 0, 1, a right pad v = 10 at t = 2 (docs/semantics.md §6.1).
   // Correct mask [1,1,0]: out0 = 1, out1 = (1+2)/2 = 1.5. All ones: the pad is after every real
   // query, so the causal mask already hides it: the same 1 and 1.5.
   AttentionResult correct = attend(uniform({1, 2, 10}, {1, 1, 0}, true));
@@ -126,7 +127,7 @@ TEST_CASE("right padding + all-ones mask leaves a causal batch's real-token outp
 }
 
 TEST_CASE("left padding + all-ones mask changes a causal batch's real-token outputs") {
-  // Pad v = 10 at t = 0, real tokens v = 1, 2 at t = 1, 2 (§3.2).
+  // Pad v = 10 at t = 0, real tokens v = 1, 2 at t = 1, 2 (docs/semantics.md §6.1).
   // Correct mask [0,1,1]: out1 = 1, out2 = 1.5. All ones: out1 = (10+1)/2 = 5.5,
   // out2 = (10+1+2)/3 = 13/3 — the real tokens read the pad.
   AttentionResult correct = attend(uniform({10, 1, 2}, {0, 1, 1}, true));
@@ -138,7 +139,7 @@ TEST_CASE("left padding + all-ones mask changes a causal batch's real-token outp
 }
 
 TEST_CASE("bidirectional + all-ones mask changes real-token outputs on either side") {
-  // §3.3: with right padding v = [1, 2, pad 10]: correct out0 = out1 = 1.5; all ones
+  // docs/semantics.md §6.1: with right padding v = [1, 2, pad 10]: correct out0 = out1 = 1.5; all ones
   // out0 = out1 = 13/3.
   AttentionResult correct = attend(uniform({1, 2, 10}, {1, 1, 0}, false));
   AttentionResult all_ones = attend(uniform({1, 2, 10}, {1, 1, 1}, false));
@@ -165,6 +166,47 @@ TEST_CASE("a left pad under causal + correct mask is a fully masked query: zeros
   // The real query (1,2) sees only itself: weight 1, output v = 9.
   CHECK(r.weights[(3 + 2) * 3 + 2] == doctest::Approx(1.0).epsilon(kEps));
   CHECK(r.output[5] == doctest::Approx(9.0).epsilon(kEps));
+}
+
+TEST_CASE("fully_masked_rows nan: the same query is marked NaN (softmax over -inf), other rows unchanged") {
+  // Same batch as above. A plain softmax over a row of -inf: max = -inf, -inf - (-inf) = NaN, so
+  // weights and output of queries (1,0) and (1,1) are NaN; torch >= 2.5 SDPA gives 0 (§6.2).
+  AttentionInput in = make(2, 3, 1, {0.5, -1, 2, 0.5, -1, 2}, {1, 1, 1, 1, 1, 1}, {1, 2, 3, 7, 8, 9},
+                           {1, 1, 1, 0, 0, 1}, true);
+  AttentionResult zeros = attend(in);
+  in.fully_masked_rows = FullyMaskedRows::NaN;
+  AttentionResult nan = attend(in);
+  CHECK(nan.fully_masked_rows_are_nan);
+  CHECK_FALSE(zeros.fully_masked_rows_are_nan);
+  CHECK(nan.fully_masked_queries == zeros.fully_masked_queries);
+  CHECK(nan.weights == zeros.weights);  // the buffers stay finite; the flag says which rows are NaN
+  CHECK(nan.output == zeros.output);
+}
+
+TEST_CASE("an explicit scale replaces 1/sqrt(D), as SDPA's scale= does") {
+  // D=4, q = k = [1,1,1,1]: q.k = 4. Default scale 1/2 -> scores 2; scale 0.25 -> 1; scale 0 -> 0.
+  // Causal, query 1 sees keys 0 and 1 with equal scores, so its weights are [1/2, 1/2] whatever
+  // the scale; with q = [1,1,1,1] and k0 = 0, k1 = [1,1,1,1]: scores [0, 4 * scale].
+  std::vector<double> ones(8, 1.0);
+  AttentionInput in = make(1, 2, 4, ones, ones, ones, {}, true);
+  AttentionResult def = attend(in);
+  CHECK(def.scale == doctest::Approx(0.5).epsilon(kEps));
+  in.scale = 0.25;
+  AttentionResult quarter = attend(in);
+  CHECK(quarter.scale == 0.25);
+  for (double s : quarter.scores) CHECK(s == doctest::Approx(1.0).epsilon(kEps));
+
+  // Query 1 against k0 = 0 and k1 = 1s: scores [0, 4 * scale]. scale ln(3)/4 -> [0, ln 3] ->
+  // softmax [1/4, 3/4]; v = [0,0,0,0] and [1,1,1,1] -> output 3/4 in every dimension.
+  AttentionInput two = make(1, 2, 4, ones, {0, 0, 0, 0, 1, 1, 1, 1}, {0, 0, 0, 0, 1, 1, 1, 1}, {}, true);
+  two.scale = std::log(3.0) / 4;
+  AttentionResult r = attend(two);
+  CHECK(r.weights[2] == doctest::Approx(0.25).epsilon(kEps));
+  CHECK(r.weights[3] == doctest::Approx(0.75).epsilon(kEps));
+  CHECK(r.output[4] == doctest::Approx(0.75).epsilon(kEps));
+
+  two.scale = std::numeric_limits<double>::infinity();
+  CHECK_THROWS_AS(attend(two), InputError);
 }
 
 TEST_CASE("weights rows sum to 1 for every query that sees a key") {

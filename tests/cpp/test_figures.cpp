@@ -1,8 +1,8 @@
 // test_figures.cpp — the per-row counts shown next to each grid row (figures.cpp).
 //
 // "targets" are the labels the loss scores: under the causal shift label[t] is scored at logit
-// t-1, so label[0] never is (semantics.md §0.1). "label_tokens" is the unshifted count
-// (labels != -100) that was num_items_in_batch until transformers PR #46204 (§2).
+// t-1, so label[0] never is (docs/semantics.md §1.1). "label_tokens" is the unshifted count
+// (labels != -100) that was num_items_in_batch until transformers PR #46204 (docs/semantics.md §7.2).
 #include <doctest/doctest.h>
 
 #include <vector>
@@ -21,6 +21,7 @@ TEST_CASE("the header's example: [5,6,2] plus one pad, eos 2, shift") {
   // labels [5,6,2,-100]: real 3, pads 1, label_tokens 3 (5,6,2), targets 2 (6 and 2: label[0]
   // is never scored), eos_targets 1, one -100 for padding, pad_share 1/4.
   CollateOptions o;
+  o.pad_token_id = 0;
   o.eos_token_id = 2;
   o.padding = Padding::MaxLength;
   o.max_length = 4;
@@ -40,6 +41,7 @@ TEST_CASE("the header's example: [5,6,2] plus one pad, eos 2, shift") {
 
 TEST_CASE("without the shift every non -100 label is a target, label[0] included") {
   CollateOptions o;
+  o.pad_token_id = 0;
   o.eos_token_id = 2;
   o.shift = false;
   o.padding = Padding::MaxLength;
@@ -54,6 +56,7 @@ TEST_CASE("labels = input_ids: pad positions are counted as pad targets") {
   // [5,6,2] padded to 5 with pad 0: labels [5,6,2,0,0]; targets at t=1..4 = 6,2,0,0 -> 4 targets,
   // 2 of them at pads. pad_share 2/5.
   CollateOptions o;
+  o.pad_token_id = 0;
   o.eos_token_id = 2;
   o.label_policy = LabelPolicy::InputIds;
   o.padding = Padding::MaxLength;
@@ -71,6 +74,7 @@ TEST_CASE("left padding: the first real token is scored, predicted from a pad's 
   // Row [pad,5,6]: labels [-100,5,6]. The shift scores label[1]=5 at logit 0 — a pad position
   // reads nothing useful but its logit still predicts the first real token, as in transformers.
   CollateOptions o;
+  o.pad_token_id = 0;
   o.padding_side = Side::Left;
   Batch b = collate({ids({4, 5, 6}), ids({5, 6})}, o);
   RowFigures f = row_figures(b, 1, o);

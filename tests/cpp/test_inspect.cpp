@@ -5,7 +5,7 @@
 // The bigram is fitted on the pairs (input_ids[t], label[t+1]) the labels score, with add-0.1
 // smoothing: P(y | a) = (count(a, y) + 0.1) / (count(a) + 0.1 * 5).
 //
-// labels = input_ids (the pad bug, semantics.md §5 #4): pairs (1,2) (2,3) (3,4) from row 0 and
+// labels = input_ids (the pad bug, docs/semantics.md §3.6): pairs (1,2) (2,3) (3,4) from row 0 and
 // (1,0) (0,0) (0,0) from row 1, so
 //   P(2|1) = P(0|1) = 1.1/2.5 = 11/25,  P(3|2) = P(4|3) = 1.1/1.5 = 11/15,  P(0|0) = 2.1/2.5 = 21/25.
 //   real targets (row 0): ln(25/11) + 2 ln(15/11)           ≈ 0.821 + 0.620
@@ -165,6 +165,42 @@ TEST_CASE("attention view: flatten isolates packed examples, concat_unsafe does 
   in.options.packing = Packing::ConcatUnsafe;
   InspectResult unsafe = inspect(in);
   CHECK(unsafe.attention.visible[4 * 5 + 3] == 1);
+}
+
+TEST_CASE("attention view by implementation: FlashAttention-2 drops an all-ones mask, not one with a 0") {
+  // Packed row [1,2,3,4,1] (the fixture's two rows), example 1 starting at t=4; count the keys
+  // query 4 may read (docs/semantics.md §4.3).
+  InspectInput in = fixture(LabelPolicy::MaskPadding);
+  auto keys_of_query_4 = [&](int T) {
+    InspectResult r = inspect(in);
+    REQUIRE(r.batch.T == T);
+    int n = 0;
+    for (int k = 0; k < T; ++k) n += r.attention.visible[static_cast<size_t>(4) * T + k];
+    return n;
+  };
+  SUBCASE("TRL 0.20-0.23 padding-free: positions restart [0,1,2,3,0] and an all-ones mask is sent") {
+    in.options.packing = Packing::PaddingFreeLegacy;
+    CHECK(keys_of_query_4(5) == 5);  // sdpa applies the mask: keys 0..4, the first example too
+    in.attn_implementation = AttentionImplementation::FlashAttention2;
+    CHECK(keys_of_query_4(5) == 1);  // the mask is dropped; position 0 at t=4 starts a document
+  }
+  SUBCASE("the same with pad_to_multiple_of 8: the mask has 0s at the tail, so FA2 uses it too") {
+    in.options.packing = Packing::PaddingFreeLegacy;
+    in.options.pad_to_multiple_of = 8;
+    in.attn_implementation = AttentionImplementation::FlashAttention2;
+    CHECK(keys_of_query_4(8) == 5);
+  }
+  SUBCASE("concat_unsafe: positions run on [0..4], so even with the mask dropped there is one document") {
+    in.options.packing = Packing::ConcatUnsafe;
+    in.attn_implementation = AttentionImplementation::FlashAttention2;
+    CHECK(keys_of_query_4(5) == 5);
+  }
+  SUBCASE("TRL >= 0.24 padding-free sends no mask: both paths isolate the example") {
+    in.options.packing = Packing::PaddingFree;
+    CHECK(keys_of_query_4(5) == 1);
+    in.attn_implementation = AttentionImplementation::FlashAttention2;
+    CHECK(keys_of_query_4(5) == 1);
+  }
 }
 
 TEST_CASE("inspect refuses batches larger than the grid and toggles outside it") {

@@ -1,6 +1,6 @@
 // test_loss.cpp — token cross-entropy with ignore_index, the causal shift and the reductions
 // (loss.cpp), against torch.nn.functional.cross_entropy and transformers' ForCausalLMLoss /
-// fixed_cross_entropy (semantics.md §0.1, §0.3, §2).
+// fixed_cross_entropy (docs/semantics.md §1.1, §1.2, §7.1, §7.3).
 //
 // Fixtures use logits whose softmax is a simple fraction: [ln 3, 0] gives p = [3/4, 1/4], so a
 // token loss is ln(4/3) or ln 4; all-zero logits over V give ln V. Floats are double; exact
@@ -305,6 +305,11 @@ TEST_CASE("gradient of every scalar reduction matches central finite differences
     in.shift = false;
     check_gradient(in);
   }
+  SUBCASE("masked_mean, from log_softmax_gather") {
+    in.reduction = Reduction::MaskedMean;
+    in.per_token_loss = PerTokenLoss::LogSoftmaxGather;
+    check_gradient(in);
+  }
 }
 
 TEST_CASE("mean gradient: each logit row sums to 0 over V, and unscored rows are 0") {
@@ -327,17 +332,139 @@ TEST_CASE("mean gradient: each logit row sums to 0 over V, and unscored rows are
   }
 }
 
-TEST_CASE("gradient: none is refused, and an undefined loss has no gradient") {
+TEST_CASE("gradient: none is refused; the built-in mean over zero targets has a NaN loss but a zero gradient") {
   LossInput in = two_rows();
   in.gradient = true;
   in.reduction = Reduction::None;
   CHECK(loss_error(in).field == "gradient");
 
+  // F.cross_entropy(reduction="mean") with every target ignored: the forward is 0/0 = NaN, but
+  // nll_loss's backward only writes at scored targets and there are none, so every entry is 0
+  // (docs/semantics.md §7.3).
   LossInput empty = loss_input(1, 2, 2, {0, 0, 0, 0}, {-100, -100});
   empty.gradient = true;
   LossResult r = cross_entropy(empty);
   CHECK_FALSE(r.loss.has_value());
+  CHECK(r.gradient == std::vector<double>(4, 0.0));
+  CHECK(r.gradient_nan_count == 0);
+  CHECK(r.gradient_norm == 0.0);
+  CHECK(r.gradient_null_reason.empty());
+}
+
+// The hand-written masked mean of docs/semantics.md §7.3:
+//   keep = (targets != -100).float(); loss = (nll * keep).sum() / keep.sum()
+// Autograd, by hand, for keep.sum() = 0: d loss / d (nll * keep).sum() = 1/0 = inf; the sum sends
+// inf to every element; the product sends inf * keep = inf * 0 = NaN to every nll[t].
+//   - nll from F.cross_entropy(reduction="none"): its backward writes -grad only where the target
+//     is not ignored; here none is, so the NaN is never read and d loss / d logits = 0 exactly.
+//   - nll = -log_softmax(z).gather(-1, labels.clamp(min=0)): gather's backward writes -NaN at
+//     class 0 of every row it covers, log_softmax's backward g - softmax * sum(g) makes the whole
+//     row NaN. With the shift the passage slices logits[:, :-1], so the last row is not covered.
+TEST_CASE("masked mean over zero targets: NaN loss; zero gradient from cross_entropy, NaN gradient from gather") {
+  // B=1, T=3, V=2, all-zero logits, every label -100.
+  LossInput in = loss_input(1, 3, 2, std::vector<double>(6, 0.0), {-100, -100, -100});
+  in.reduction = Reduction::MaskedMean;
+  in.gradient = true;
+
+  SUBCASE("cross_entropy: every entry exactly 0, norm 0 (what clip_grad_norm_ would return)") {
+    LossResult r = cross_entropy(in);
+    CHECK_FALSE(r.loss.has_value());
+    CHECK(r.null_reason.find("keep.sum() is 0") != std::string::npos);
+    CHECK(r.gradient == std::vector<double>(6, 0.0));
+    CHECK(r.gradient_nan_count == 0);
+    CHECK(r.gradient_inf_count == 0);
+    CHECK(r.gradient_max_abs == 0.0);
+    CHECK(r.gradient_norm == 0.0);
+    CHECK(r.gradient_null_reason.empty());
+  }
+  SUBCASE("log_softmax_gather with the shift: rows 0 and 1 are NaN (2 x V = 4 entries), row 2 is not covered") {
+    in.per_token_loss = PerTokenLoss::LogSoftmaxGather;
+    LossResult r = cross_entropy(in);
+    CHECK_FALSE(r.loss.has_value());
+    CHECK(r.gradient.empty());
+    CHECK(r.gradient_nan_count == 4);
+    CHECK(r.gradient_inf_count == 0);
+    CHECK_FALSE(r.gradient_max_abs.has_value());
+    CHECK_FALSE(r.gradient_norm.has_value());
+    CHECK(r.gradient_null_reason.find("4 NaN") != std::string::npos);
+    CHECK(r.gradient_null_reason.find("inf * 0") != std::string::npos);
+  }
+  SUBCASE("log_softmax_gather without the shift: all 3 x V = 6 entries are NaN") {
+    in.per_token_loss = PerTokenLoss::LogSoftmaxGather;
+    in.shift = false;
+    CHECK(cross_entropy(in).gradient_nan_count == 6);
+  }
+}
+
+TEST_CASE("masked mean with targets: the same loss and gradient from either per-token loss") {
+  // Row [ln3,0] [0,0] [0,0], labels [-100, -100, 1], shift: logit 0 -> label[1] = -100 (kept 0),
+  // logit 1 -> label[2] = 1 with p = [1/2, 1/2]. keep.sum() = 1, loss = ln 2.
+  // Gradient: logit 0 gets w = (1/1) * 0 = 0 from either source -> [0, 0];
+  //           logit 1: softmax - onehot = [1/2, -1/2]; logit 2: not scored -> [0, 0].
+  LossInput in = loss_input(1, 3, 2, {kLn3, 0, 0, 0, 0, 0}, {-100, -100, 1});
+  in.reduction = Reduction::MaskedMean;
+  in.gradient = true;
+  const std::vector<double> expected = {0, 0, 0.5, -0.5, 0, 0};
+  for (PerTokenLoss source : {PerTokenLoss::CrossEntropy, PerTokenLoss::LogSoftmaxGather}) {
+    in.per_token_loss = source;
+    LossResult r = cross_entropy(in);
+    CAPTURE(static_cast<int>(source));
+    REQUIRE(r.loss.has_value());
+    CHECK(*r.loss == doctest::Approx(kLn2).epsilon(kEps));
+    REQUIRE(r.gradient.size() == 6u);
+    for (size_t i = 0; i < 6; ++i) CHECK(r.gradient[i] == doctest::Approx(expected[i]).epsilon(kEps));
+    CHECK(r.gradient_nan_count == 0);
+    CHECK(*r.gradient_max_abs == doctest::Approx(0.5).epsilon(kEps));
+    CHECK(*r.gradient_norm == doctest::Approx(std::sqrt(0.5)).epsilon(kEps));
+  }
+  check_gradient(in);  // and the finite differences agree
+}
+
+TEST_CASE("per_example_mean with an empty row: finite gradient from cross_entropy, NaN in that row from gather") {
+  // Row 0: [ln3,0] [0,0] [0,0], labels [-100, 0, 1]: targets 0 (p = 3/4) and 1 (p = 1/2), n = 2.
+  // Row 1: every label -100, n = 0. B = 2.
+  // Row 0's weight 1 / (B * n) = 1/4: logit 0 -> (p - onehot)/4 = [-1/16, 1/16],
+  //   logit 1 -> [1/8, -1/8], logit 2 -> 0. Row 1's weight (1/(2*0)) * keep = inf * 0 = NaN:
+  //   dropped by cross_entropy (nothing scored there), spread by gather over logits 0 and 1.
+  LossInput in = loss_input(2, 3, 2, {kLn3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+                            {-100, 0, 1, -100, -100, -100});
+  in.reduction = Reduction::PerExampleMean;
+  in.gradient = true;
+  LossResult r = cross_entropy(in);
+  CHECK_FALSE(r.loss.has_value());
+  const std::vector<double> expected = {-1.0 / 16, 1.0 / 16, 0.125, -0.125, 0, 0, 0, 0, 0, 0, 0, 0};
+  REQUIRE(r.gradient.size() == 12u);
+  for (size_t i = 0; i < 12; ++i) CHECK(r.gradient[i] == doctest::Approx(expected[i]).epsilon(kEps));
+
+  in.per_token_loss = PerTokenLoss::LogSoftmaxGather;
+  LossResult g = cross_entropy(in);
+  CHECK(g.gradient_nan_count == 4);  // row 1, logits 0 and 1, both classes
+  CHECK(g.gradient.empty());
+}
+
+TEST_CASE("num_items_in_batch 0 with targets: the gradient is +inf and NaN, counted") {
+  // Row [ln3,0] [0,0] [0,0], labels [-100, 0, 1]. w = 1/0 = inf at both scored logits.
+  // Logit 0 (target 0, p = [3/4, 1/4]): g = [-inf, 0], sum -inf -> [-inf + inf, 0 + inf] = [NaN, inf].
+  // Logit 1 (target 1, p = [1/2, 1/2]): [inf, NaN]. So 2 NaN, 2 inf.
+  LossInput in = loss_input(1, 3, 2, {kLn3, 0, 0, 0, 0, 0}, {-100, 0, 1});
+  in.reduction = Reduction::SumOverNumItems;
+  in.num_items_in_batch = 0;
+  in.gradient = true;
+  LossResult r = cross_entropy(in);
+  CHECK(r.gradient_nan_count == 2);
+  CHECK(r.gradient_inf_count == 2);
   CHECK(r.gradient.empty());
+  CHECK(r.gradient_null_reason.find("num_items_in_batch is 0") != std::string::npos);
+}
+
+TEST_CASE("per_token_loss log_softmax_gather belongs to hand-written reductions only") {
+  LossInput in = two_rows();
+  in.per_token_loss = PerTokenLoss::LogSoftmaxGather;
+  CHECK(loss_error(in).field == "per_token_loss");  // reduction mean is F.cross_entropy's own
+  in.reduction = Reduction::MaskedMean;
+  in.ignore_index = 2;  // V = 2: clamp(min=0) keeps 2, outside [0, 2)
+  in.labels = {2, 0, 1, 2, 2, 1};
+  CHECK(loss_error(in).field == "ignore_index");
 }
 
 TEST_CASE("all-zero logits over V give ln V per token") {
@@ -350,3 +477,58 @@ TEST_CASE("all-zero logits over V give ln V per token") {
 }
 
 }  // TEST_SUITE
+
+TEST_CASE("per_example_sum: each row's summed token loss, minus its log-probability (DPO's sequence log-prob)") {
+  // Row 0: ln(4/3) + ln 2 = ln(8/3); row 1: ln 4. Their sum is the batch sum ln(32/3).
+  LossResult r = cross_entropy(two_rows());
+  REQUIRE(r.per_example_sum.size() == 2);
+  CHECK(r.per_example_sum[0] == doctest::Approx(std::log(8.0 / 3.0)).epsilon(kEps));
+  CHECK(r.per_example_sum[1] == doctest::Approx(kLn4).epsilon(kEps));
+  // A row with no target sums to exactly 0, whatever the reduction.
+  LossInput empty = two_rows();
+  empty.labels = {-100, 0, 1, -100, -100, -100};
+  empty.reduction = Reduction::None;
+  LossResult e = cross_entropy(empty);
+  CHECK(e.per_example_sum[0] == doctest::Approx(std::log(8.0 / 3.0)).epsilon(kEps));
+  CHECK(e.per_example_sum[1] == 0.0);
+}
+
+TEST_CASE("per_example_token_weight: how much one token of each row counts under each reduction") {
+  // two_rows(): row 0 has 2 targets, row 1 has 1; N = 3, B = 2.
+  auto weights = [](Reduction reduction, std::optional<double> num_items = std::nullopt) {
+    LossInput in = two_rows();
+    in.reduction = reduction;
+    in.num_items_in_batch = num_items;
+    return cross_entropy(in).per_example_token_weight;
+  };
+  using W = std::vector<std::optional<double>>;
+  CHECK(weights(Reduction::Mean) == W{1.0 / 3, 1.0 / 3});                // token mean: 1/N for every token
+  CHECK(weights(Reduction::Sum) == W{1.0, 1.0});
+  CHECK(weights(Reduction::PerExampleMean) == W{1.0 / 4, 1.0 / 2});      // 1/(B N_b): 1/(2*2), 1/(2*1)
+  CHECK(weights(Reduction::SumOverNumItems, 8.0) == W{1.0 / 8, 1.0 / 8});  // a constant, as Dr. GRPO's B*L_max
+  CHECK(weights(Reduction::None) == W{std::nullopt, std::nullopt});      // no scalar loss, no weight
+}
+
+TEST_CASE("per_example_token_weight is the gradient's scale: d loss / d logit = weight * (softmax - onehot)") {
+  // Row 1's one target: logit 1 of row 1 is [ln 3, 0], p = [3/4, 1/4], scored against label 1, so
+  // d nll / d logits = p - onehot = [3/4, -3/4]. Under per_example_mean its weight is 1/2, so the
+  // gradient is [3/8, -3/8].
+  LossInput in = two_rows();
+  in.reduction = Reduction::PerExampleMean;
+  in.gradient = true;
+  LossResult r = cross_entropy(in);
+  REQUIRE(r.per_example_token_weight[1].has_value());
+  CHECK(*r.per_example_token_weight[1] == doctest::Approx(0.5).epsilon(kEps));
+  const size_t at = (1 * 3 + 1) * 2;  // row 1, logit 1, V = 2
+  CHECK(r.gradient[at] == doctest::Approx(3.0 / 8).epsilon(kEps));
+  CHECK(r.gradient[at + 1] == doctest::Approx(-3.0 / 8).epsilon(kEps));
+}
+
+TEST_CASE("per_example_token_weight is absent when the loss is undefined (an empty row under per_example_mean)") {
+  LossInput in = two_rows();
+  in.labels = {-100, 0, 1, -100, -100, -100};
+  in.reduction = Reduction::PerExampleMean;
+  LossResult r = cross_entropy(in);
+  CHECK_FALSE(r.per_example_token_weight[0].has_value());
+  CHECK_FALSE(r.per_example_token_weight[1].has_value());
+}

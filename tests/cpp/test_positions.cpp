@@ -1,6 +1,6 @@
 // test_positions.cpp — position_ids: arange (a training forward's default) against from_mask
 // (what generate() derives: attention_mask.cumsum(-1) - 1, masked positions filled with 1),
-// semantics.md §3.2. Packed rows are covered in test_packing.cpp.
+// docs/semantics.md §5. Packed rows are covered in test_packing.cpp.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -33,6 +33,7 @@ TEST_CASE("a right-padded row: from_mask gives the real tokens the same position
 TEST_CASE("collate: position_ids follow the policy on a left-padded batch") {
   // Rows [3,4,5] and [1,2,3,4,5], left padding: row 0 = [pad,pad,3,4,5], mask [0,0,1,1,1].
   CollateOptions o;
+  o.pad_token_id = 0;
   o.padding_side = Side::Left;
   SUBCASE("arange (the default): the first real token of row 0 sits at position 2") {
     Batch b = collate({ids({3, 4, 5}), ids({1, 2, 3, 4, 5})}, o);
@@ -48,8 +49,9 @@ TEST_CASE("collate: position_ids follow the policy on a left-padded batch") {
 
 TEST_CASE("from_mask follows the mask it is given, not the lengths") {
   // With an all-ones mask nothing is masked, so from_mask degenerates to arange — the left pads
-  // still shift the real tokens (§3.2: the all-ones mask is the bug, positions only follow it).
+  // still shift the real tokens (docs/semantics.md §5, §6.1: the all-ones mask is the bug, positions only follow it).
   CollateOptions o;
+  o.pad_token_id = 0;
   o.padding_side = Side::Left;
   o.position_ids = PositionPolicy::FromMask;
   o.attention_mask_policy = AttentionMaskPolicy::AllOnes;
@@ -59,6 +61,13 @@ TEST_CASE("from_mask follows the mask it is given, not the lengths") {
 
 TEST_CASE("an all-zero row under from_mask is all ones, never negative") {
   CHECK(position_ids_for_row({0, 0, 0}, PositionPolicy::FromMask) == std::vector<int>{1, 1, 1});
+}
+
+TEST_CASE("documents_from_positions: a new document wherever a position is not the last plus one") {
+  // Row 0 [0,1,0,1,2,0]: starts at t=0, 2, 5 -> [0,0,1,1,1,2]. Row 1 [0,1,2,3,4,5] (arange): one.
+  // Row 2 [1,1,0,1,2,3] (generate()'s left-pad positions): 1 after 1 and 0 after 1 both start one.
+  CHECK(show(documents_from_positions({0, 1, 0, 1, 2, 0, 0, 1, 2, 3, 4, 5, 1, 1, 0, 1, 2, 3}, 3, 6)) ==
+        "[0,0,1,1,1,2,0,0,0,0,0,0,0,1,2,2,2,2]");
 }
 
 }  // TEST_SUITE

@@ -98,17 +98,32 @@ TEST_CASE("loss: float32 logits give a float32 gradient, rounded from the same d
   CHECK(g.f32 == std::vector<float>{0.5f, -0.5f});
 }
 
-TEST_CASE("loss: without a loss there is no gradient, and the JSON says why") {
+TEST_CASE("loss: without targets the gradient is exact zeros, as autograd gives; a NaN gradient is null with its reason") {
+  // Mean over zero targets: no loss (0/0), but F.cross_entropy's backward writes nothing at an
+  // ignored target, so d loss / d logits is exactly [0, 0] (docs/semantics.md §7.3).
   const std::vector<double> logits = {0, 0};
   const std::vector<std::int32_t> labels = {-100};
-  TensorAnswer typed = run_tensor_command("loss", R"({"gradient": true})",
+  TensorAnswer typed = run_tensor_command("loss", R"({"gradient": true, "shift": false})",
                                           {f64("logits", logits, {1, 1, 2}), i32("labels", labels, {1, 1})});
   REQUIRE(typed.answer.ok);
   Json answer = parse_json(typed.answer.json);
   CHECK(answer.find("loss")->is_null());
   CHECK(contains(answer.find("loss_null_reason")->as_string(), "no targets"));
-  REQUIRE(answer.find("gradient") != nullptr);
-  CHECK(answer.find("gradient")->is_null());
+  CHECK(answer.find("gradient") == nullptr);  // it is a tensor
+  CHECK(tensor(typed, "gradient").f64 == std::vector<double>{0, 0});
+
+  // The hand-written masked mean over log_softmax(...).gather: 1/0 * keep = inf * 0 = NaN reaches
+  // both logits, so there is no gradient tensor and the JSON says why.
+  TensorAnswer nan = run_tensor_command(
+      "loss", R"({"gradient": true, "shift": false, "reduction": "masked_mean", "per_token_loss": "log_softmax_gather"})",
+      {f64("logits", logits, {1, 1, 2}), i32("labels", labels, {1, 1})});
+  REQUIRE(nan.answer.ok);
+  Json nan_answer = parse_json(nan.answer.json);
+  REQUIRE(nan_answer.find("gradient") != nullptr);
+  CHECK(nan_answer.find("gradient")->is_null());
+  CHECK(nan_answer.find("gradient_nan_count")->as_number() == 2);
+  CHECK(contains(nan_answer.find("gradient_null_reason")->as_string(), "NaN"));
+  for (const TensorOut& t : nan.tensors) CHECK(t.name != "gradient");
 }
 
 TEST_CASE("loss: bad tensors and options are refused with the field named, as on the JSON path") {

@@ -68,7 +68,7 @@ TEST_CASE("punctuation splits into single characters; whitespace is dropped") {
   CHECK(split_tokens("").empty());
 }
 
-TEST_CASE("a string's ids do not depend on its context (unlike a real BPE, semantics.md §1.6b)") {
+TEST_CASE("a string's ids do not depend on its context (unlike a real BPE, docs/semantics.md §3.4)") {
   Vocabulary v;
   std::vector<int> alone = encode("Answer:", v);
   std::vector<int> after = encode("\nAnswer:", v);

@@ -82,6 +82,11 @@ test('real_output_change: max |Δ| over real tokens only; pads are ignored', () 
   // Matched by k-th real token: buggy row 1 left-padded (t = 1, 2) vs fixed right-padded (t = 0, 1):
   // k = 0: |9 - 7| = 2, |10 - 8| = 2; k = 1: |11 - 9| = 2, |12 - 10| = 2 -> 2.
   assert.equal(readMetric('real_output_change', 'buggy', { buggy: leftBuggy, fixed }), 2);
+  // A real token whose output is NaN (fully_masked_rows "nan" writes the row as null) has no
+  // difference to measure: the metric says so instead of comparing null.
+  const nanRow = structuredClone(buggy);
+  nanRow.attention.output[0][0] = null;
+  assert.throws(() => readMetric('real_output_change', 'buggy', { buggy: nanRow, fixed }), /row 0, position 0 is NaN/);
 });
 
 test('evaluateClaims: each expectation kind, with details that show the numbers', () => {

@@ -127,7 +127,7 @@ describe('good invocations', () => {
     const result = runCli('--help', null);
     assert.equal(result.status, 0);
     assert.equal(result.stderr, '');
-    assert.match(result.stdout, /^usage: masklab collate\|loss\|accumulate\|attention\|inspect \[FILE\]/);
+    assert.match(result.stdout, /^usage: masklab collate\|loss\|accumulate\|attention\|inspect\|chat \[FILE\]/);
   });
 
   test('a request from a file and from "-" (stdin) give the same answer', () => {

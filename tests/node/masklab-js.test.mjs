@@ -13,7 +13,7 @@ test('loadCore() loads the module once and returns a frozen API with the five co
   const core = await loadWasmCore();
   assert.equal(await loadCore(), core, 'a second call returns the same object');
   assert.ok(Object.isFrozen(core));
-  assert.deepEqual(Object.keys(core).sort(), ['accumulate', 'attention', 'collate', 'inspect', 'loss']);
+  assert.deepEqual(Object.keys(core).sort(), ['accumulate', 'attention', 'chat', 'collate', 'inspect', 'loss']);
 });
 
 test('collate returns a plain object', async () => {

@@ -16,6 +16,14 @@ import { loadWasmCore, runCli, runWasmRaw } from './helpers.mjs';
 // logits [B=1][T=3][V=4] and labels [1][3]: small enough to read, fractions to exercise formatting.
 const LOGITS_1x3x4 = [[[0.5, -1, 2, 0.25], [1, 1, 1, 1], [3, -0.5, 0, 1.125]]];
 
+// q, k, v [1][3][2] with a left pad at t=0: under the causal mask query 0 sees no key.
+const LEFT_PADDED_QKV = {
+  q: [[[1, 0], [0, 1], [1, 1]]],
+  k: [[[1, 0], [0.5, 0.5], [0, 1]]],
+  v: [[[1, 2], [3, 4], [5, 6]]],
+  attention_mask: [[0, 1, 1]],
+};
+
 const CASES = [
   {
     name: 'collate, defaults (longest, right, from_lengths, mask_padding)',
@@ -109,6 +117,20 @@ const CASES = [
     request: { logits: LOGITS_1x3x4, labels: [[2, 0, 3]], reduction: 'sum_over_num_items', num_items_in_batch: 5 },
   },
   {
+    name: 'loss, per-example sums and token weights of two rows of different lengths (per_example_mean)',
+    command: 'loss',
+    request: {
+      logits: [LOGITS_1x3x4[0], LOGITS_1x3x4[0]],
+      labels: [[2, 0, 3], [2, -100, 1]],
+      reduction: 'per_example_mean',
+    },
+  },
+  {
+    name: 'inspect, reduced as sum / a constant count (Dr. GRPO-style), with per-row weights',
+    command: 'inspect',
+    request: { text_features: ['a b c', 'd'], reduction: 'sum_over_num_items', num_items_in_batch: 12 },
+  },
+  {
     name: 'loss, mean over zero targets',
     command: 'loss',
     request: { logits: LOGITS_1x3x4, labels: [[2, -100, -100]], reduction: 'mean' },
@@ -128,18 +150,117 @@ const CASES = [
   {
     name: 'attention, causal with a left-padded row (a fully masked query)',
     command: 'attention',
-    request: {
-      q: [[[1, 0], [0, 1], [1, 1]]],
-      k: [[[1, 0], [0.5, 0.5], [0, 1]]],
-      v: [[[1, 2], [3, 4], [5, 6]]],
-      attention_mask: [[0, 1, 1]],
-      causal: true,
-    },
+    request: { ...LEFT_PADDED_QKV, causal: true },
   },
   {
     name: 'inspect, a padded batch',
     command: 'inspect',
     request: { features: [{ input_ids: [1, 5, 6, 2] }, { input_ids: [1, 7, 2] }], pad_token_id: 0, eos_token_id: 2 },
+  },
+  // The Hugging Face / TRL rules of docs/semantics.md §2.3–§4.2 and the masked means of §7.3.
+  {
+    name: "collate, a feature's own attention_mask kept with its 0, an empty example, left padding",
+    command: 'collate',
+    request: {
+      features: [{ input_ids: [5, 6, 7], attention_mask: [1, 0, 1] }, { input_ids: [] }, { input_ids: [8] }],
+      pad_token_id: 0,
+      padding_side: 'left',
+      position_ids: 'from_mask',
+    },
+  },
+  {
+    name: 'collate, seq2seq labels of their own length, label_pad_token_id -1, pad_to_multiple_of 4',
+    command: 'collate',
+    request: {
+      features: [
+        { input_ids: [1, 2, 3], labels: [7, 8] },
+        { input_ids: [4], labels: [9, 10, 11, 12, 13] },
+      ],
+      pad_token_id: 0,
+      label_policy: 'given',
+      label_pad_token_id: -1,
+      pad_to_multiple_of: 4,
+      shift: false,
+    },
+  },
+  {
+    name: 'collate, TRL padding-free with seq_lengths and a padded tail',
+    command: 'collate',
+    request: {
+      features: [{ input_ids: [5, 6, 7], seq_lengths: [2, 1] }, { input_ids: [8, 9], seq_lengths: [2] }],
+      pad_token_id: 0,
+      packing: 'padding_free',
+      pad_to_multiple_of: 4,
+    },
+  },
+  {
+    name: 'collate, equal rows need no pad_token_id',
+    command: 'collate',
+    request: { features: [{ input_ids: [5, 6] }, { input_ids: [7, 8] }], label_policy: 'mask_pad_id' },
+  },
+  {
+    name: 'loss, masked mean over zero targets from log_softmax_gather (NaN gradient, counted)',
+    command: 'loss',
+    request: { logits: LOGITS_1x3x4, labels: [[-100, -100, -100]], reduction: 'masked_mean', per_token_loss: 'log_softmax_gather', gradient: true },
+  },
+  {
+    name: 'loss, masked mean over zero targets from cross_entropy (zero gradient)',
+    command: 'loss',
+    request: { logits: LOGITS_1x3x4, labels: [[-100, -100, -100]], reduction: 'masked_mean', gradient: true },
+  },
+  {
+    name: 'loss, per-example mean with an empty row: finite gradient',
+    command: 'loss',
+    request: {
+      logits: [LOGITS_1x3x4[0], LOGITS_1x3x4[0]],
+      labels: [[2, 0, 3], [2, -100, -100]],
+      reduction: 'per_example_mean',
+      gradient: true,
+    },
+  },
+  {
+    name: 'attention, explicit scale and NaN rows for a fully masked query',
+    command: 'attention',
+    request: { ...LEFT_PADDED_QKV, scale: 0.3, fully_masked_rows: 'nan' },
+  },
+  {
+    name: 'inspect, masked mean gradient summary and NaN attention rows',
+    command: 'inspect',
+    request: {
+      features: [
+        { input_ids: [1, 5, 6, 2], labels: [-100, -100, -100, -100] },
+        { input_ids: [1, 7], labels: [-100, -100] },
+      ],
+      pad_token_id: 0,
+      vocab: ['<pad>', '<bos>', '<eos>'],
+      padding_side: 'left',
+      label_policy: 'given',
+      reduction: 'masked_mean',
+      per_token_loss: 'log_softmax_gather',
+      gradient: true,
+      fully_masked_rows: 'nan',
+    },
+  },
+  {
+    name: 'inspect, TRL 0.20-0.23 padding-free mask read by FlashAttention-2',
+    command: 'inspect',
+    request: {
+      text_features: ['a b c', 'd e'],
+      packing: 'padding_free_legacy',
+      attn_implementation: 'flash_attention_2',
+    },
+  },
+  {
+    name: 'error: a row to pad and no pad_token_id',
+    command: 'collate',
+    request: { features: [{ input_ids: [1, 2] }, { input_ids: [3] }] },
+    error: 'pad_token_id',
+  },
+  {
+    name: 'error: truncation with max_length not a multiple of pad_to_multiple_of',
+    command: 'collate',
+    request: { features: [{ input_ids: [1, 2] }], pad_token_id: 0, truncation: true, max_length: 10, pad_to_multiple_of: 8 },
+    error: 'max_length',
   },
   // Bad input: the same field and message from both, and the CLI exits 2.
   {

@@ -68,6 +68,21 @@ export const WIDGETS = [
       ['timer', 'the visible countdown (time is still kept and announced)'],
     ],
   },
+  {
+    id: 'train',
+    page: 'train.html',
+    label: 'Train it (buggy collator vs fixed)',
+    height: 1500,
+    panels: [
+      ['intro', 'the introduction'],
+      ['controls', 'the bug, settings, Train / Pause / Reset and progress (add autorun=1 to start training on load)'],
+      ['curves', 'the three live curves'],
+      ['look', 'what to look for, and the final figures'],
+      ['samples', 'what the two models write'],
+      ['batch', 'the first batch of each collator and the weight of each target'],
+      ['about', 'the task, the model and the loop'],
+    ],
+  },
 ];
 
 export function widgetById(id) {

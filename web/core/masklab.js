@@ -31,7 +31,7 @@ import createMasklabCore from '../generated/masklab_core.mjs';
 /** Version of the site + core bundle (kept equal to package.json's "version" by a test). */
 export const version = '0.1.0';
 
-const COMMANDS = ['collate', 'loss', 'accumulate', 'attention', 'inspect'];
+const COMMANDS = ['collate', 'loss', 'accumulate', 'attention', 'inspect', 'chat'];
 
 // core.loss switches to the typed path from this many logits: below it the JSON text is small
 // and the two paths cost the same.
@@ -294,15 +294,16 @@ function lossThroughTypedPath(boundary, request) {
   if (answer.error) return answer;
   // The JSON path's key order, with JSON's numbers: non-finite -> null, -0 -> 0.
   const out = {};
+  // The answer holds "gradient": null (in place) when there is none; a gradient tensor goes where
+  // the JSON path writes it, after rows_without_targets.
   for (const [key, value] of Object.entries(answer)) {
-    if (key === 'gradient') continue;
     out[key] = value;
     if (key === 'sum') {
       out.per_token = nest(tensors.per_token.array, [B, T]);
       out.targets = nest(tensors.targets.array, [B, T]);
     }
+    if (key === 'rows_without_targets' && tensors.gradient) out.gradient = nest(tensors.gradient.array, [B, T, V]);
   }
-  if (request.gradient === true) out.gradient = tensors.gradient ? nest(tensors.gradient.array, [B, T, V]) : null;
   return out;
 }
 

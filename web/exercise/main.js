@@ -21,6 +21,7 @@ import { fillLiveNumbers, markLiveNumbersUnavailable } from './live-numbers.js';
 import { createPassageView, resultLegend } from './passage-view.js';
 import { scoreMarks, solutionUnits } from './scoring.js';
 import { createSeeItBreak } from './see-it-break.js';
+import { renderTrainLink } from './train-link.js';
 import './math.js';
 import './exercise.css';
 
@@ -194,9 +195,25 @@ function renderPage(exercise, index, initialState, notes) {
     },
   );
   const seeItBreak = createSeeItBreak(panels.breakPanel, exercise);
+  renderTrainLink(document.getElementById('train-panel'), exercise);
+  // Live numbers sit in the explanation and in the errors' reasons; the reasons are rendered at
+  // each Check, so the core's answer is kept and applied to whatever is on the page.
+  let live = null;
+  const fillLive = (root) => {
+    if (live?.context) fillLiveNumbers(root, live.context);
+    else if (live?.failure) markLiveNumbersUnavailable(root, live.failure);
+  };
   seeItBreak.run(corePromise, {
-    onResponses: (context) => fillLiveNumbers(panels.explanation, context),
-    onFailure: (message) => markLiveNumbersUnavailable(panels.explanation, message),
+    onResponses: (context) => {
+      live = { context };
+      fillLive(panels.explanation);
+      fillLive(result);
+    },
+    onFailure: (message) => {
+      live = { failure: message };
+      fillLive(panels.explanation);
+      fillLive(result);
+    },
   });
 
   function bugList(found) {
@@ -259,6 +276,7 @@ function renderPage(exercise, index, initialState, notes) {
       bugList(scored.found),
       nearMissNotes(scored),
     );
+    fillLive(result);
     result.hidden = false;
     return scored;
   }
@@ -276,6 +294,7 @@ function renderPage(exercise, index, initialState, notes) {
       h('h3', {}, TEXT.bugsTitle),
       bugList(null),
     );
+    fillLive(result);
     result.hidden = false;
   }
 

@@ -26,6 +26,8 @@ export const BREAK_TEXT = {
   fails: 'does not hold',
   buggy: 'As written',
   fixed: 'Fixed',
+  chat: 'This exercise’s comparison runs on a real model’s chat template and tokenizer, which load on the Chat masks page (tens of megabytes, so not here). Its claims are checked there, live.',
+  openChat: 'See it break on the Chat masks page',
 };
 
 export function createSeeItBreak(section, exercise) {
@@ -66,6 +68,15 @@ export function createSeeItBreak(section, exercise) {
     if (!config) {
       body.removeAttribute('aria-busy');
       replaceChildren(body, h('p', {}, BREAK_TEXT.none));
+      return;
+    }
+    if (config.kind === 'chat') {
+      body.removeAttribute('aria-busy');
+      replaceChildren(
+        body,
+        h('p', {}, BREAK_TEXT.chat),
+        h('p', {}, h('a', { class: 'button', href: `./chat.html?ex=${encodeURIComponent(exercise.id)}` }, BREAK_TEXT.openChat)),
+      );
       return;
     }
     let core;

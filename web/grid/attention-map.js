@@ -30,6 +30,8 @@ export const ATTENTION_TEXT = {
   cellSpoken: (q, k, w) => `query ${q}, key ${k}, weight ${w}`,
   none: 'No query is fully masked: every position sees at least one key.',
   some: (list) => `Fully masked queries (no visible key; weights and output are zero): ${list}.`,
+  // The request asked for fully_masked_rows "nan": what a plain softmax over -inf gives.
+  someNaN: (list) => `Fully masked queries (no visible key; a softmax over −∞ makes their weights and output NaN): ${list}.`,
   queryName: (t) => `t=${t}`,
   legend: 'Darker = more weight; the number is the weight. × = key hidden by the causal and/or attention mask. ░ = pad position.',
 };
@@ -141,9 +143,10 @@ export function createAttentionMap(container) {
         });
       }
     }
-    const noteText = masked.size
-      ? ATTENTION_TEXT.some([...masked].map((t) => ATTENTION_TEXT.queryName(t)).join(', '))
-      : ATTENTION_TEXT.none;
+    const maskedList = [...masked].map((t) => ATTENTION_TEXT.queryName(t)).join(', ');
+    const noteText = !masked.size
+      ? ATTENTION_TEXT.none
+      : att.fully_masked_rows === 'nan' ? ATTENTION_TEXT.someNaN(maskedList) : ATTENTION_TEXT.some(maskedList);
     if (note.textContent !== noteText) note.textContent = noteText;
   }
 

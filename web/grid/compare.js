@@ -75,8 +75,9 @@ export function renderComparison(
     h(
       'tbody',
       {},
-      rowsBuggy.map((row, i) => {
-        const other = rowsFixed[i];
+      rowsBuggy.map((row) => {
+        // Matched by key: a figure only one side asked for (the gradient) reads "—" on the other.
+        const other = rowsFixed.find((r) => r.key === row.key) ?? { value: null, text: '—' };
         const note = describeDifference(row, other);
         return h(
           'tr',

@@ -3,6 +3,7 @@
 //   replaceChildren(box, summaryList(inspectResponse));
 //   const summary = createSummary(box); summary.update(inspectResponse);   // redraws in place
 //   summaryRows(inspectResponse) -> [{ key, label, value, text, help }]   (compare.js uses it)
+//   (six figures, plus the gradient when the request asked for it with `gradient: true`)
 //
 // Every value is read from the core's inspect response (summary, batch.rows); this file only
 // formats them. Not here: the grid itself (token-grid.js) or any arithmetic on losses.
@@ -28,6 +29,10 @@ export const SUMMARY_TEXT = {
   eos: 'EOS targets',
   eosHelp: (perRow) => `per row: ${perRow}`,
   eosNone: 'no eos_token_id',
+  gradient: 'gradient of the loss',
+  gradientFinite: (norm) => `norm ${norm}, no NaN`,
+  gradientNonFinite: (nan, inf) => (inf ? `NaN in ${nan} entries, ±inf in ${inf}` : `NaN in ${nan} entries`),
+  gradientHelp: 'd loss / d logits as PyTorch autograd computes it; the norm is what clip_grad_norm_ adds up',
 };
 
 // Sum of per-row counts the core reported (a count, not a computed loss). null if absent.
@@ -59,6 +64,23 @@ export function summaryRows(response) {
       text: eos === null ? '—' : String(eos),
       help: eos === null ? SUMMARY_TEXT.eosNone : SUMMARY_TEXT.eosHelp(rows.map((r) => r.eos_targets).join(' + ')),
     },
+    ...gradientRows(response.loss),
+  ];
+}
+
+// Only when the request asked for the gradient (`gradient: true`): its norm, or how many entries
+// PyTorch would make NaN or infinite (the core counts them; it never returns NaN).
+function gradientRows(loss) {
+  if (loss?.gradient_nan_count === undefined) return [];
+  const finite = loss.gradient_norm !== null;
+  return [
+    {
+      key: 'gradient',
+      label: SUMMARY_TEXT.gradient,
+      value: loss.gradient_norm,
+      text: finite ? SUMMARY_TEXT.gradientFinite(formatNumber(loss.gradient_norm, 4)) : SUMMARY_TEXT.gradientNonFinite(loss.gradient_nan_count, loss.gradient_inf_count),
+      help: SUMMARY_TEXT.gradientHelp,
+    },
   ];
 }
 
@@ -78,7 +100,7 @@ export function summaryList(response) {
   );
 }
 
-// The summary list kept on screen and rewritten in place: the figures are always the same six,
+// The summary list kept on screen and rewritten in place: the same request gives the same figures,
 // so an update only changes the values and help texts that differ (a grid toggle must redraw
 // within one frame).
 export function createSummary(container) {

@@ -3,6 +3,7 @@
 //   const grid = createTokenGrid(container, { caption: 'Batch', interactive: true, onToggle });
 //   grid.update(core.inspect(request), { request });   // request is optional, see below
 //   onToggle({ kind: 'attention_mask' | 'labels', b, t })
+//   fields: which of the six grid rows to show (default all; the chat page has no loss row)
 //
 // Per batch row b it shows six grid rows: tokens, input_ids, attention_mask, labels (every −100
 // with its reason as a glyph and a word), position_ids, and the per-token loss, placed at the
@@ -318,7 +319,8 @@ function describeCell(field, b, t, x, ctx) {
   return { className: classes.join(' '), label, parts, toggleable };
 }
 
-export function createTokenGrid(container, { caption = 'Token grid', interactive = false, onToggle } = {}) {
+export function createTokenGrid(container, { caption = 'Token grid', interactive = false, onToggle, fields = FIELDS } = {}) {
+  const shownFields = fields.filter((f) => FIELDS.includes(f));
   const id = `token-grid-${(gridCount += 1)}`;
   const hint = h('p', { class: 'visually-hidden', id: `${id}-hint` }, interactive ? GRID_TEXT.interactiveHint : GRID_TEXT.readOnlyHint);
   const table = h('table', {
@@ -332,7 +334,7 @@ export function createTokenGrid(container, { caption = 'Token grid', interactive
   const scroller = h('div', { class: 'grid-scroll' }, table);
   replaceChildren(container, hint, scroller);
 
-  // cells[r][t]: the <td> of grid row r = b * FIELDS.length + field index, position t.
+  // cells[r][t]: the <td> of grid row r = b * shownFields.length + field index, position t.
   // shown[r][t]: what that cell shows now ({ className, label, readOnly, toggle, layout, parts,
   // handles }), compared with the next description so unchanged cells are left alone.
   let cells = [];
@@ -382,8 +384,8 @@ export function createTokenGrid(container, { caption = 'Token grid', interactive
       case 'ArrowUp': r -= 1; break;
       case 'Home': if (event.ctrlKey) r = 0; t = 0; break;
       case 'End': if (event.ctrlKey) r = lastRow; t = shape.T - 1; break;
-      case 'PageDown': r += FIELDS.length; break;
-      case 'PageUp': r -= FIELDS.length; break;
+      case 'PageDown': r += shownFields.length; break;
+      case 'PageUp': r -= shownFields.length; break;
       case 'Enter':
       case ' ':
         if (cell.dataset.toggle === '1') {
@@ -420,8 +422,8 @@ export function createTokenGrid(container, { caption = 'Token grid', interactive
     cells = [];
     shown = [];
     for (let b = 0; b < B; b += 1) {
-      FIELDS.forEach((field, f) => {
-        const r = b * FIELDS.length + f;
+      shownFields.forEach((field, f) => {
+        const r = b * shownFields.length + f;
         const rowCells = Array.from({ length: T }, (_, t) =>
           h('td', { role: 'gridcell', tabindex: '-1', dataset: { r: String(r), t: String(t), b: String(b), field } }),
         );
@@ -512,8 +514,8 @@ export function createTokenGrid(container, { caption = 'Token grid', interactive
 
     for (let b = 0; b < B; b += 1) {
       const row = positionFacts(batch, b, T, facts);
-      FIELDS.forEach((field, f) => {
-        const r = b * FIELDS.length + f;
+      shownFields.forEach((field, f) => {
+        const r = b * shownFields.length + f;
         for (let t = 0; t < T; t += 1) shown[r][t] = paint(cells[r][t], shown[r][t], describeCell(field, b, t, row[t], ctx));
       });
     }
@@ -530,7 +532,7 @@ export function createTokenGrid(container, { caption = 'Token grid', interactive
     update,
     /** Focuses the cell of batch row b, field name, position t (used by tests and pages). */
     focus(b, field, t) {
-      focusCell(b * FIELDS.length + FIELDS.indexOf(field), t);
+      focusCell(b * shownFields.length + shownFields.indexOf(field), t);
     },
   };
 }

@@ -1,7 +1,7 @@
 // draw.js — which exercises a practice session gets: filter the index, then a seeded shuffle.
 //
 //   drawExercises(index, { n: 3, tags: ['labels'], levels: [], seed: 'k3x9qa' })
-//   -> { ids: ['double-shift', 'label-pad-zero', 'mean-of-means'], matching: 7 }
+//   -> { ids: ['double-shift', 'pad-eos-mask-by-id', 'mean-of-means'], matching: 7 }
 //
 // The same seed and filters give the same set on every machine and every visit: the seed string is
 // hashed (FNV-1a, 32 bit, over its UTF-8 bytes) into the state of a mulberry32 generator, which

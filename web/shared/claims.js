@@ -48,6 +48,7 @@ const TEXT = {
   notNumber: (m, v) => `${m} is ${show(v)}, not a number`,
   rowCount: (a, b) => `the batches have different row counts (${a} vs ${b})`,
   noOutputs: 'a response has no attention outputs or lengths',
+  nanOutput: (side, b, t) => `the ${side} output of row ${b}, position ${t} is NaN (fully_masked_rows "nan"): it has no size to compare`,
   missingResponse: (side) => `no ${side} response`,
   coreError: (side, e) => `the core refused the ${side} request: ${e.field}: ${e.message}`,
 };
@@ -149,6 +150,8 @@ function realOutputChange(context) {
     for (let k = 0; k < n; k += 1) {
       const a = outA[b][posA[k]];
       const c = outB[b][posB[k]];
+      if (a === null) throw new Error(TEXT.nanOutput('buggy', b, posA[k]));
+      if (c === null) throw new Error(TEXT.nanOutput('fixed', b, posB[k]));
       for (let d = 0; d < a.length; d += 1) change = Math.max(change, Math.abs(a[d] - c[d]));
     }
   }

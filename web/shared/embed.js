@@ -5,6 +5,7 @@
 //   { source: 'masklab', type: 'ready',    widget, url }
 //   { source: 'masklab', type: 'resize',   widget, height }            // content height in px
 //   { source: 'masklab', type: 'answered', widget, exercise, score, maxScore, marked: [unit indices] }
+//   { source: 'masklab', type: 'trained',  widget: 'train', bug, settings, final: { buggy, fixed } }
 // Nothing secret is sent: a score and the learner's marks. Nothing is received.
 
 export const PROTOCOL_SOURCE = 'masklab';

@@ -16,7 +16,9 @@ export const NAV = [
   { href: './grid.html', label: 'Token grid', id: 'grid' },
   { href: './dilution.html', label: 'Loss dilution', id: 'dilution' },
   { href: './lab.html', label: 'Normalization lab', id: 'lab' },
+  { href: './chat.html', label: 'Chat masks', id: 'chat' },
   { href: './practice.html', label: 'Interview practice', id: 'practice' },
+  { href: './train.html', label: 'Train it', id: 'train' },
   { href: './authors.html', label: 'For course authors', id: 'authors' },
 ];
 

@@ -1,0 +1,93 @@
+// chat-masks-cli.test.mjs — `npm run chat-masks` as an engineer runs it: the README's examples
+// (each ```sh block running `npm run -s chat-masks -- …` and the ```text block after it, compared
+// line by line with the time taken masked), the exit statuses, and the planted problems in the
+// fixture files named by their line numbers.
+
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+
+import { REPO_ROOT } from './helpers.mjs';
+
+const SCRIPT = join(REPO_ROOT, 'scripts', 'chat', 'chat-masks.mjs');
+const FIXTURES = 'tests/fixtures/chat';
+
+function run(args) {
+  const r = spawnSync(process.execPath, [SCRIPT, ...args], { cwd: REPO_ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (r.error) throw r.error;
+  return r;
+}
+
+const untimed = (text) => text.trim().replace(/; \d+\.\d\d s$/gm, '; (time) s');
+
+function readmeExamples() {
+  const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+  const fences = [...readme.matchAll(/```(\w*)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1], body: m[2] }));
+  const out = [];
+  fences.forEach((fence, i) => {
+    const m = fence.lang === 'sh' && fence.body.match(/^npm run -s chat-masks -- (.*)\n$/);
+    if (m && fences[i + 1]?.lang === 'text') out.push({ args: m[1].split(' '), expected: fences[i + 1].body });
+  });
+  return out;
+}
+
+describe('the README examples', () => {
+  const examples = readmeExamples();
+  test('there are two', () => assert.equal(examples.length, 2));
+  for (const [i, e] of examples.entries()) {
+    test(`example ${i + 1}: ${e.args.join(' ')}`, () => {
+      const r = run(e.args);
+      assert.equal(untimed(r.stdout), untimed(e.expected));
+      assert.equal(r.status, e.args.includes('--max-length') ? 1 : 0, r.stderr);
+    });
+  }
+});
+
+describe('the planted bad conversation and unreadable lines', () => {
+  test('exit 1 names the line whose assistant turn has no trained token', () => {
+    const r = run(['--family', 'qwen3', '--max-length', '64', `${FIXTURES}/sft-sample.jsonl`]);
+    assert.equal(r.status, 1);
+    assert.match(r.stdout, /sft-sample\.jsonl:3: error: assistant_turn_untrained: message 2 \(assistant\)/);
+    // The other conversations still print their counts: 3 trained tokens in the one-turn ones.
+    assert.match(r.stdout, /sft-sample\.jsonl:1: 29 tokens, 3 trained; assistant turns \(trained\/tokens\): 3\/11/);
+  });
+
+  test('training only the last turn leaves the first answer of the two-turn conversation untrained', () => {
+    const r = run(['--family', 'llama3_1', '--target', 'last_assistant', '--quiet', `${FIXTURES}/sft-sample.jsonl`]);
+    assert.equal(r.status, 1);
+    assert.match(r.stdout, /sft-sample\.jsonl:2: error: assistant_turn_untrained: message 2 \(assistant\) has no trained token — only the last assistant turn is a target\./);
+  });
+
+  test('every unreadable line is named, and the status is 2', () => {
+    const r = run(['--family', 'qwen3', `${FIXTURES}/sft-unreadable.jsonl`]);
+    assert.equal(r.status, 2);
+    const lines = r.stderr.trim().split('\n');
+    assert.match(lines[0], /sft-unreadable\.jsonl:2: error: not JSON/);
+    assert.match(lines[1], /sft-unreadable\.jsonl:3: error: message 2: role "bot" is not one of/);
+    assert.match(lines[2], /sft-unreadable\.jsonl:4: error: message 2 \(assistant\) is empty/);
+    assert.match(lines[3], /sft-unreadable\.jsonl:5: error: expected \{"messages": \[\.\.\.\]\}, found keys prompt/);
+    assert.match(r.stdout, /1 conversation, .* 4 unreadable lines/);
+  });
+
+  test('a template that rejects the role order names the message', () => {
+    const r = run(['--family', 'gemma3', `${FIXTURES}/sft-roles.jsonl`]);
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /sft-roles\.jsonl:1: error: the chat template refused message 2 \(user\): Conversation roles must alternate/);
+  });
+
+  test('bad arguments', () => {
+    for (const [args, message] of [
+      [['--family', 'nope', 'x.jsonl'], /--family "nope" is not one of/],
+      [['--family', 'qwen3'], /FILE is required/],
+      [['--family', 'qwen3', '--target', 'some', 'x.jsonl'], /--target "some" is not one of/],
+      [['--family', 'qwen3', 'missing.jsonl'], /missing\.jsonl: no such file/],
+      [['--family', 'qwen3', '--eos-token', '<|nope|>', `${FIXTURES}/sft-sample.jsonl`], /is not a token of Qwen3/],
+    ]) {
+      const r = run(args);
+      assert.equal(r.status, 2, args.join(' '));
+      assert.match(r.stderr, message);
+    }
+  });
+});

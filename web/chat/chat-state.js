@@ -1,0 +1,100 @@
+// chat-state.js — the Chat masks page's state: one typed table serialised to the URL
+// (shared/url-state.js), so a course page can embed one exact case, and the conversation's own
+// encoding inside it.
+//
+//   const { state, problems } = CHAT_STATE.read();
+//   const { messages, problem } = conversationOf(state);   // preset or the URL's own messages
+//
+// The conversation travels as `c`, a JSON array of [role, content] pairs (compact, and checked
+// like any pasted input: a bad one falls back to the preset with a note); `p` names a preset when
+// the conversation is one of them unchanged. `b` lists the presets batched with it. The target,
+// end-of-turn and other policies use the core's own names.
+
+import { defineState } from '../shared/url-state.js';
+import { END_OF_TURN, PAD_CHOICES, PAD_MASKING, TARGETS } from './chat-request.js';
+import { DEFAULT_FAMILY, FAMILIES, ROLES } from './families.js';
+import { DEFAULT_PRESET, PRESETS, presetById } from './presets.js';
+
+export const MAX_URL_CONVERSATION = 20000; // characters of JSON; browsers accept far longer URLs
+export const BREAK_SCENARIOS = ['response_template', 'pad_id', 'all', 'never_eot'];
+
+export const CHAT_STATE = defineState({
+  f: { type: 'enum', values: FAMILIES.map((f) => f.id), default: DEFAULT_FAMILY },
+  p: { type: 'enum', values: PRESETS.map((p) => p.id), default: DEFAULT_PRESET },
+  c: { type: 'string', maxLength: MAX_URL_CONVERSATION, default: '' },
+  t: { type: 'enum', values: TARGETS, default: 'assistant' },
+  eot: { type: 'enum', values: END_OF_TURN, default: 'every' },
+  hdr: { type: 'bool', default: false },
+  pm: { type: 'enum', values: PAD_MASKING, default: 'position' },
+  pad: { type: 'enum', values: PAD_CHOICES, default: 'tokenizer' },
+  eos: { type: 'int', min: 0, max: 3, default: 0 }, // index into the family's eosChoices
+  ast: { type: 'bool', default: false }, // add_special_tokens when tokenizing the render
+  ml: { type: 'int', min: 0, max: 32768, default: 0 }, // max_length, 0 = no truncation
+  rt: { type: 'string', maxLength: 200, default: '' }, // response template ('' = generation prompt)
+  it: { type: 'string', maxLength: 200, default: '' }, // instruction template
+  brk: { type: 'enum', values: BREAK_SCENARIOS, default: 'response_template' },
+  b: { type: 'list', item: /^[a-z]{1,20}$/, maxItems: 4, default: [] },
+  side: { type: 'enum', values: ['right', 'left'], default: 'right' },
+  multiple: { type: 'enum', values: ['0', '8', '16', '64'], default: '0' },
+  packing: { type: 'enum', values: ['none', 'flatten'], default: 'none' },
+  ex: { type: 'string', maxLength: 80, pattern: /^[a-z0-9-]+$/, default: '' },
+});
+
+/** Parses `c`; throws an Error whose message says what is wrong. */
+export function decodeConversation(text) {
+  let data;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new Error('is not valid JSON');
+  }
+  if (!Array.isArray(data) || data.length === 0) throw new Error('is not a list of [role, content] pairs');
+  return data.map((pair, i) => {
+    if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'string' || typeof pair[1] !== 'string') {
+      throw new Error(`item ${i + 1} is not a [role, content] pair`);
+    }
+    if (!ROLES.includes(pair[0])) throw new Error(`item ${i + 1} has role "${pair[0].slice(0, 20)}"`);
+    return { role: pair[0], content: pair[1] };
+  });
+}
+
+export function encodeConversation(messages) {
+  return JSON.stringify(messages.map((m) => [m.role, m.content]));
+}
+
+/** The conversation a state shows: { messages, problem } (problem: a sentence, or null). */
+export function conversationOf(state) {
+  if (state.c) {
+    try {
+      return { messages: decodeConversation(state.c), problem: null };
+    } catch (error) {
+      return { messages: presetById(state.p).messages, problem: `URL parameter c ${error.message}; showing the prepared conversation instead.` };
+    }
+  }
+  return { messages: presetById(state.p).messages, problem: null };
+}
+
+/** The state after the learner edited the conversation: a preset again if it matches one. */
+export function withConversation(state, messages) {
+  const encoded = encodeConversation(messages);
+  const preset = PRESETS.find((p) => encodeConversation(p.messages) === encoded);
+  if (preset) return { ...state, p: preset.id, c: '' };
+  return { ...state, c: encoded.length <= MAX_URL_CONVERSATION ? encoded : '' };
+}
+
+/** The policies object chat-request.js takes, from the state and the family's eos choices. */
+export function policiesOf(state, family) {
+  const eosChoice = family.eosChoices[state.eos] ?? family.eosChoices[0];
+  return {
+    target: state.t,
+    endOfTurn: state.eot,
+    trainHeaders: state.hdr,
+    padMasking: state.pm,
+    pad: state.pad,
+    eosToken: state.eos > 0 ? eosChoice.token : null,
+    maxLength: state.ml > 0 ? state.ml : null,
+    truncationSide: 'right',
+    responseTemplate: state.rt || null,
+    instructionTemplate: state.it,
+  };
+}

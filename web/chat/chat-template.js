@@ -1,0 +1,134 @@
+// chat-template.js — renders a chat template the way transformers' apply_chat_template does, with
+// @huggingface/jinja, plus the two instrumented renders role spans are read from.
+//
+//   const t = compileTemplate(source);                 // throws ChatError(kind 'template') if it does not parse
+//   renderChat(t, messages, { specials, kwargs, addGenerationPrompt })   // -> string
+//
+// The context is transformers': `messages`, `add_generation_prompt`, every special token the
+// tokenizer_config.json names (bos_token, eos_token, …; absent ones are left undefined, as
+// transformers leaves out unset tokens), the template kwargs (e.g. enable_thinking), and
+// @huggingface/jinja's helpers raise_exception and strftime_now (today's date, as in Python).
+//
+// `{% generation %}` … `{% endgeneration %}` (transformers PR #30650): the block renders its body
+// unchanged, and transformers records where the body landed (return_assistant_tokens_mask).
+// @huggingface/jinja drops the tags before parsing; we rewrite each tag into an `{% if true %}`
+// block of our own, so whitespace control and trim_blocks act on it as on any block tag in
+// Python's Jinja, and, for the instrumented render, print a private-use marker character inside it.
+
+import { Template } from '@huggingface/jinja';
+
+export class ChatError extends Error {
+  /** kind: 'template' | 'render' | 'message' | 'tokenize'; messageIndex: 0-based or null. */
+  constructor(message, { kind, messageIndex = null } = {}) {
+    super(message);
+    this.kind = kind;
+    this.messageIndex = messageIndex;
+  }
+}
+
+export const GENERATION_START = '\uF8F0';
+export const GENERATION_END = '\uF8F1';
+// Content markers: message k's content is wrapped in CONTENT_BASE + 2k and CONTENT_BASE + 2k + 1.
+export const CONTENT_BASE = 0xe000;
+export const MAX_MESSAGES = 1000; // 2 markers each inside U+E000..U+E7CF
+const MARKER_CHARS = /[\uE000-\uE7CF\uF8F0\uF8F1]/g;
+
+const GENERATION_TAG = /{%(-?)\s*(end)?generation\s*(-?)%}/g;
+
+export function hasGenerationBlocks(source) {
+  return /{%-?\s*generation\s*-?%}/.test(source);
+}
+
+function rewriteGeneration(source, withMarkers) {
+  return source.replace(GENERATION_TAG, (_, lstrip, end, rstrip) => {
+    const marker = withMarkers ? `{{ '${end ? GENERATION_END : GENERATION_START}' }}` : '';
+    return `{%${lstrip} if true %}${marker}{% endif ${rstrip}%}`;
+  });
+}
+
+function compileOne(source) {
+  try {
+    return new Template(source);
+  } catch (error) {
+    throw new ChatError(`the chat template cannot be parsed: ${error.message}`, { kind: 'template' });
+  }
+}
+
+const compiledCache = new Map(); // source -> compiled; a page edit re-renders with the same template
+
+/** Compiles the template twice: as transformers renders it, and with generation markers. */
+export function compileTemplate(source) {
+  if (typeof source !== 'string' || source.trim() === '') {
+    throw new ChatError('there is no chat template to render', { kind: 'template' });
+  }
+  const hit = compiledCache.get(source);
+  if (hit) return hit;
+  const compiled = compileUncached(source);
+  if (compiledCache.size >= 8) compiledCache.delete(compiledCache.keys().next().value);
+  compiledCache.set(source, compiled);
+  return compiled;
+}
+
+function compileUncached(source) {
+  const generation = hasGenerationBlocks(source);
+  return {
+    source,
+    generation,
+    plain: compileOne(generation ? rewriteGeneration(source, false) : source),
+    marked: generation ? compileOne(rewriteGeneration(source, true)) : null,
+  };
+}
+
+function context(messages, { specials = {}, kwargs = {}, addGenerationPrompt = false } = {}) {
+  const ctx = { ...kwargs, messages, add_generation_prompt: addGenerationPrompt };
+  for (const [name, value] of Object.entries(specials)) if (value !== null && value !== undefined) ctx[name] = value;
+  return ctx;
+}
+
+/** Renders with the compiled template (`which`: 'plain' | 'marked'); template errors become ChatError. */
+export function renderChat(compiled, messages, options = {}, which = 'plain') {
+  const template = compiled[which] ?? compiled.plain;
+  try {
+    return template.render(context(messages, options));
+  } catch (error) {
+    throw new ChatError(error.message, { kind: 'render' });
+  }
+}
+
+/** The messages with each content wrapped in its two markers (k = message index). */
+export function withContentMarkers(messages) {
+  return messages.map((m, k) =>
+    typeof m.content === 'string'
+      ? { ...m, content: String.fromCharCode(CONTENT_BASE + 2 * k) + m.content + String.fromCharCode(CONTENT_BASE + 2 * k + 1) }
+      : m,
+  );
+}
+
+export function stripMarkers(text) {
+  return text.replace(MARKER_CHARS, '');
+}
+
+/**
+ * Reads marker positions out of an instrumented render: returns the text without markers and,
+ * for every marker character, its positions in that clean text.
+ */
+export function readMarkers(text) {
+  const positions = new Map();
+  let clean = '';
+  let last = 0;
+  MARKER_CHARS.lastIndex = 0;
+  for (let m = MARKER_CHARS.exec(text); m; m = MARKER_CHARS.exec(text)) {
+    clean += text.slice(last, m.index);
+    last = m.index + 1;
+    const list = positions.get(m[0]) ?? [];
+    list.push(clean.length);
+    positions.set(m[0], list);
+  }
+  clean += text.slice(last);
+  return { clean, positions };
+}
+
+export function containsMarkers(text) {
+  MARKER_CHARS.lastIndex = 0;
+  return MARKER_CHARS.test(text);
+}

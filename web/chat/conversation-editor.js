@@ -1,0 +1,156 @@
+// conversation-editor.js — the conversation a learner types or picks: a prepared conversation,
+// then one row per message (role and text), with add, remove and move.
+//
+//   const editor = createConversationEditor(container, { onChange(messages, how) {}, onPreset(id) {} });
+//   editor.set(messages, presetId);              // presetId '' when the conversation is custom
+//   editor.showError(messageIndex, text);        // marks the message and says what is wrong
+//
+// Edits are reported after a short pause in typing (one analysis per pause, not per key).
+// Every label names the message number, so a screen reader hears "Message 3 text".
+
+import { h, replaceChildren } from '../shared/dom.js';
+import { ROLES } from './families.js';
+import { PRESETS } from './presets.js';
+
+export const EDITOR_TEXT = {
+  preset: 'Prepared conversation',
+  custom: '(your own)',
+  messages: 'Messages',
+  role: (k) => `Message ${k + 1} role`,
+  text: (k) => `Message ${k + 1} text`,
+  remove: 'Remove',
+  removeLabel: (k) => `Remove message ${k + 1}`,
+  up: '↑',
+  upLabel: (k) => `Move message ${k + 1} up`,
+  down: '↓',
+  downLabel: (k) => `Move message ${k + 1} down`,
+  add: 'Add a message',
+  removed: (k) => `Message ${k + 1} removed.`,
+  added: (k, role) => `Message ${k + 1} (${role}) added.`,
+  moved: (k) => `Message moved to position ${k + 1}.`,
+};
+
+const PAUSE_MS = 150;
+
+export function createConversationEditor(container, { onChange = () => {}, onPreset = () => {}, announce = () => {} } = {}) {
+  let messages = [];
+  let timer = null;
+  const select = h(
+    'select',
+    { id: 'preset-select' },
+    h('option', { value: '' }, EDITOR_TEXT.custom),
+    PRESETS.map((p) => h('option', { value: p.id }, p.label)),
+  );
+  select.addEventListener('change', () => {
+    if (select.value) onPreset(select.value);
+  });
+  const list = h('ol', { class: 'message-list', 'aria-label': EDITOR_TEXT.messages });
+  const addButton = h('button', { type: 'button', class: 'secondary' }, EDITOR_TEXT.add);
+  addButton.addEventListener('click', () => {
+    const last = messages.at(-1)?.role;
+    const role = last === 'user' ? 'assistant' : 'user';
+    messages = [...messages, { role, content: '' }];
+    draw();
+    announce(EDITOR_TEXT.added(messages.length - 1, role));
+    list.querySelector(`#message-text-${messages.length - 1}`)?.focus();
+    // An empty message is reported, not analysed, until it has text.
+    emit('structure');
+  });
+  replaceChildren(
+    container,
+    h('div', { class: 'control' }, h('label', { for: 'preset-select' }, EDITOR_TEXT.preset), select),
+    list,
+    h('div', { class: 'actions' }, addButton),
+  );
+
+  function emit(how) {
+    clearTimeout(timer);
+    if (how === 'typing') timer = setTimeout(() => onChange(messages.map((m) => ({ ...m })), how), PAUSE_MS);
+    else onChange(messages.map((m) => ({ ...m })), how);
+  }
+
+  function row(m, k) {
+    const role = h('select', { id: `message-role-${k}`, 'aria-label': EDITOR_TEXT.role(k) }, ROLES.map((r) => h('option', { value: r, selected: r === m.role }, r)));
+    role.addEventListener('change', () => {
+      messages[k] = { ...messages[k], role: role.value };
+      item.className = `message role-${role.value}`;
+      emit('structure');
+    });
+    const text = h('textarea', { id: `message-text-${k}`, rows: String(Math.min(6, Math.max(1, m.content.split('\n').length))), 'aria-label': EDITOR_TEXT.text(k), spellcheck: 'false' });
+    text.value = m.content;
+    text.addEventListener('input', () => {
+      messages[k] = { ...messages[k], content: text.value };
+      emit('typing');
+    });
+    const move = (delta) => {
+      const j = k + delta;
+      if (j < 0 || j >= messages.length) return;
+      const next = [...messages];
+      [next[k], next[j]] = [next[j], next[k]];
+      messages = next;
+      draw();
+      announce(EDITOR_TEXT.moved(j));
+      list.querySelector(`#message-role-${j}`)?.focus();
+      emit('structure');
+    };
+    const up = h('button', { type: 'button', class: 'secondary small', 'aria-label': EDITOR_TEXT.upLabel(k), disabled: k === 0 }, EDITOR_TEXT.up);
+    up.addEventListener('click', () => move(-1));
+    const down = h('button', { type: 'button', class: 'secondary small', 'aria-label': EDITOR_TEXT.downLabel(k), disabled: k === messages.length - 1 }, EDITOR_TEXT.down);
+    down.addEventListener('click', () => move(1));
+    const remove = h('button', { type: 'button', class: 'secondary small', 'aria-label': EDITOR_TEXT.removeLabel(k), disabled: messages.length <= 1 }, EDITOR_TEXT.remove);
+    remove.addEventListener('click', () => {
+      messages = messages.filter((_, i) => i !== k);
+      draw();
+      announce(EDITOR_TEXT.removed(k));
+      (list.querySelector(`#message-role-${Math.min(k, messages.length - 1)}`) ?? addButton).focus();
+      emit('structure');
+    });
+    const error = h('p', { class: 'field-error', id: `message-error-${k}`, hidden: true });
+    const item = h(
+      'li',
+      { class: `message role-${m.role}` },
+      h('div', { class: 'message-head' }, h('span', { class: 'message-number', 'aria-hidden': 'true' }, String(k + 1)), role, h('span', { class: 'message-tools' }, up, down, remove)),
+      text,
+      error,
+    );
+    return item;
+  }
+
+  function draw() {
+    list.replaceChildren(...messages.map(row));
+  }
+
+  return {
+    set(next, presetId = '') {
+      messages = next.map((m) => ({ role: m.role, content: m.content }));
+      select.value = presetId;
+      draw();
+    },
+    setPreset(presetId) {
+      select.value = presetId;
+    },
+    get: () => messages.map((m) => ({ ...m })),
+    showError(messageIndex, text) {
+      this.clearError();
+      const item = list.children[messageIndex];
+      if (!item) return;
+      item.classList.add('invalid');
+      const error = item.querySelector('.field-error');
+      error.textContent = text;
+      error.hidden = false;
+      const field = item.querySelector('textarea');
+      field.setAttribute('aria-invalid', 'true');
+      field.setAttribute('aria-describedby', error.id);
+    },
+    clearError() {
+      for (const item of list.children) {
+        item.classList.remove('invalid');
+        const error = item.querySelector('.field-error');
+        if (error) error.hidden = true;
+        const field = item.querySelector('textarea');
+        field?.removeAttribute('aria-invalid');
+        field?.removeAttribute('aria-describedby');
+      }
+    },
+  };
+}

@@ -1,0 +1,321 @@
+// chat/main.js — the Chat masks page (chat.html): a conversation rendered by a model family's real
+// chat template and tokenizer (in a Web Worker: chat-worker.js), labelled by the C++ core's `chat`
+// command, with the warnings it raises, "See it break" and a batch in the token grid.
+//
+// Order of events: the page and the wasm core load at once; the family's tokenizer files stream in
+// the worker with a progress bar (nothing else waits for them); the first analysis runs when both
+// are ready. Every change (family, message, policy) makes one analysis and one core call, and
+// redraws from the answer. A conversation the template or the core refuses leaves the last good
+// tokens on screen, marked stale, and the message at fault is named next to its text box. State
+// lives in the URL (chat-state.js); the page embeds like the other widgets.
+
+import { loadCore } from '../core/masklab.js';
+import { h, liveRegion, replaceChildren } from '../shared/dom.js';
+import { renderEmbedPanel } from '../shared/embed-panel.js';
+import { initPage } from '../shared/page.js';
+import { loadExercise } from '../exercise/catalog.js';
+import { createBatchPanel } from './batch-panel.js';
+import { createBreakPanel } from './break-panel.js';
+import { CHAT_STATE, conversationOf, policiesOf, withConversation } from './chat-state.js';
+import { createChatSummary } from './chat-summary.js';
+import { createConversationEditor } from './conversation-editor.js';
+import { createFamilyClient } from './family-client.js';
+import { createFamilyPanel } from './family-panel.js';
+import { familyById } from './families.js';
+import { createPolicyForm } from './policy-form.js';
+import { presetById } from './presets.js';
+import { CHIP_TEXT, createChipLegend, createTokenChips } from './token-chips.js';
+import './chat.css';
+
+// Every user-visible string of the page script, in one place.
+const TEXT = {
+  coreLoading: 'Loading the WebAssembly core…',
+  ready: 'Computed by masklab’s C++ core (WebAssembly) from the real template and tokenizer.',
+  coreFailed: (m) => `The WebAssembly core could not be loaded: ${m}. Reload the page to try again.`,
+  urlProblems: 'Some of the link’s settings could not be used:',
+  stale: 'The tokens below are from the last conversation that could be rendered; fix the problem named above to update them.',
+  nothingYet: 'Nothing to show yet: fix the problem named above.',
+  waiting: 'Waiting for the tokenizer…',
+  refused: (m) => `The core refused the request: ${m}`,
+  summary: (trained, total, warnings) => `${trained} of ${total} tokens trained · ${warnings === 0 ? 'no warnings' : `${warnings} warning${warnings === 1 ? '' : 's'}`}`,
+  problem: (m) => `Cannot show this conversation: ${m}`,
+  exerciseMissing: (id) => `There is no chat exercise called “${id}”; showing the page’s own comparison.`,
+  chipsLabel: 'Tokens of the conversation, with their labels',
+};
+
+initPage({ widget: 'chat' });
+renderEmbedPanel(document.getElementById('share-panel'), { page: 'chat.html', title: 'masklab chat masks', height: 1400 });
+
+const status = document.getElementById('status');
+const urlNote = document.getElementById('url-note');
+const staleNote = document.getElementById('stale-note');
+const problemBox = document.getElementById('problem');
+const quickSummary = document.getElementById('quick-summary');
+const announcer = liveRegion();
+document.body.append(announcer);
+
+const read = CHAT_STATE.read();
+let state = read.state;
+const notes = read.problems.map((p) => p.message);
+const initial = conversationOf(state);
+if (initial.problem) notes.push(initial.problem);
+let messages = initial.messages;
+let ownTemplate = null;
+let exercise = null;
+let familyInfo = null;
+let core = null;
+let lastGood = null;
+let analysisVersion = 0;
+
+function showNotes() {
+  urlNote.hidden = notes.length === 0;
+  replaceChildren(urlNote, h('strong', {}, TEXT.urlProblems), h('ul', {}, notes.map((n) => h('li', {}, n))));
+}
+showNotes();
+
+const client = createFamilyClient({ base: document.baseURI });
+const analyse = (family, msgs, options, policies) => client.analyse(family, msgs, options, policies);
+
+const familyPanel = createFamilyPanel(document.getElementById('family-box'), {
+  onFamily(id) {
+    state = { ...state, f: id, eos: 0 };
+    ownTemplate = null;
+    write();
+    loadFamily();
+  },
+  onTemplate(text) {
+    ownTemplate = text;
+    recompute();
+  },
+});
+
+const editor = createConversationEditor(document.getElementById('conversation-box'), {
+  onChange(next) {
+    messages = next;
+    state = withConversation(state, messages);
+    editor.setPreset(state.c ? '' : state.p);
+    write();
+    recompute();
+  },
+  onPreset(id) {
+    messages = presetById(id).messages;
+    state = { ...state, p: id, c: '' };
+    editor.set(messages, id);
+    write();
+    recompute();
+  },
+  announce: (text) => {
+    announcer.textContent = text;
+  },
+});
+editor.set(messages, state.c ? '' : state.p);
+
+const policyForm = createPolicyForm(document.getElementById('policy-form'), {
+  onChange(patch) {
+    state = { ...state, ...patch };
+    write();
+    recompute();
+  },
+});
+
+const chips = createTokenChips(document.getElementById('chips'), { label: TEXT.chipsLabel });
+document.getElementById('chip-legend').append(createChipLegend());
+const summary = createChatSummary(
+  {
+    figures: document.getElementById('figures'),
+    turns: document.getElementById('turns'),
+    warnings: document.getElementById('warnings'),
+    notes: document.getElementById('span-notes'),
+  },
+  {
+    reasons: CHIP_TEXT.reasons,
+    onShow(positions) {
+      chips.flag(positions);
+      chips.focus(positions[0]);
+    },
+  },
+);
+
+let breakPanel = null;
+let batchPanel = null;
+
+function write() {
+  CHAT_STATE.write(state);
+}
+
+function analysisOptions() {
+  const family = familyById(state.f);
+  const eosChoice = family.eosChoices[state.eos];
+  return { addSpecialTokens: state.ast, eosToken: state.eos > 0 && eosChoice ? eosChoice.token : null, template: ownTemplate };
+}
+
+function showProblem(error) {
+  const where = error.messageIndex !== null && error.messageIndex !== undefined ? error.messageIndex : null;
+  if (where !== null) editor.showError(where, error.message);
+  else editor.clearError();
+  problemBox.hidden = false;
+  problemBox.textContent = TEXT.problem(error.message);
+  staleNote.hidden = false;
+  staleNote.textContent = lastGood ? TEXT.stale : TEXT.nothingYet;
+  document.getElementById('token-view').classList.toggle('stale', Boolean(lastGood));
+}
+
+function clearProblem() {
+  editor.clearError();
+  problemBox.hidden = true;
+  staleNote.hidden = true;
+  document.getElementById('token-view').classList.remove('stale');
+}
+
+async function recompute() {
+  policyForm.set(state, familyInfo, lastGood?.chat);
+  if (!core || !familyInfo) return;
+  analysisVersion += 1;
+  const mine = analysisVersion;
+  const family = state.f;
+  const policies = policiesOf(state, familyById(family));
+  const options = analysisOptions();
+  let result;
+  try {
+    result = await analyse(family, messages, options, policies);
+  } catch (error) {
+    if (mine !== analysisVersion) return;
+    showProblem(error);
+    document.body.dataset.state = 'ready';
+    return;
+  }
+  if (mine !== analysisVersion) return;
+  const answer = core.chat(result.request);
+  if (answer.error) {
+    showProblem({ message: TEXT.refused(`${answer.error.field}: ${answer.error.message}`), messageIndex: null });
+    document.body.dataset.state = 'ready';
+    return;
+  }
+  clearProblem();
+  lastGood = { chat: result.chat, answer };
+  const drawStart = performance.now();
+  chips.update(result.chat, answer);
+  summary.update(result.chat, answer);
+  document.body.dataset.drawMs = String(Math.round(performance.now() - drawStart));
+  policyForm.set(state, familyInfo, result.chat);
+  const warningCount = answer.warnings.filter((w) => w.severity !== 'info').length;
+  quickSummary.textContent = TEXT.summary(answer.trained_tokens, answer.input_ids.length, warningCount);
+  announcer.textContent = quickSummary.textContent;
+  document.body.dataset.state = 'ready';
+  document.body.dataset.analysisMs = String(Math.round(result.ms));
+  scheduleLowerPanels();
+}
+
+// The panels below the fold re-run two to five more analyses; they wait until edits pause and
+// run only while on screen (or about to be), so an edit's own labels are never queued behind them.
+const LOWER_PANEL_PAUSE_MS = 400;
+let lowerTimer = null;
+let lowerVisible = false;
+let lowerStale = true;
+function scheduleLowerPanels() {
+  lowerStale = true;
+  clearTimeout(lowerTimer);
+  lowerTimer = setTimeout(() => {
+    if (lowerVisible) {
+      lowerStale = false;
+      updateLowerPanels();
+    }
+  }, LOWER_PANEL_PAUSE_MS);
+}
+new IntersectionObserver(
+  (entries) => {
+    lowerVisible = entries.some((e) => e.isIntersecting);
+    if (lowerVisible && lowerStale) scheduleLowerPanels();
+  },
+  { rootMargin: '600px 0px' },
+).observe(document.getElementById('lower-panels'));
+
+function updateLowerPanels() {
+  if (!core || !familyInfo) return;
+  const template = ownTemplate;
+  breakPanel ??= createBreakPanel(document.getElementById('break'), {
+    analyse,
+    core,
+    onScenario(id) {
+      state = { ...state, brk: id };
+      write();
+      updateLowerPanels();
+    },
+  });
+  batchPanel ??= createBatchPanel(document.getElementById('batch'), {
+    analyse,
+    core,
+    onChange(patch) {
+      state = { ...state, ...patch };
+      write();
+      updateLowerPanels();
+    },
+  });
+  const breakHidden = document.querySelector('[data-panel="break"]').hidden;
+  const batchHidden = document.querySelector('[data-panel="batch"]').hidden;
+  if (!breakHidden) breakPanel.show({ family: state.f, messages, template, scenario: state.brk, exercise });
+  if (!batchHidden) {
+    const policies = policiesOf(state, familyById(state.f));
+    const pad = familyInfo.pad;
+    const padId = state.pad === 'eos' ? familyInfo.eosChoices[state.eos]?.id ?? pad.id : pad.id;
+    const padToken = state.pad === 'eos' ? familyInfo.eosChoices[state.eos]?.token ?? pad.token : pad.token;
+    batchPanel.show({ family: state.f, messages, template, options: analysisOptions(), policies, state, padId, padToken });
+  }
+}
+
+async function loadFamily() {
+  const id = state.f;
+  familyInfo = null;
+  familyPanel.set(id);
+  familyPanel.loading();
+  let cachedAll = true;
+  try {
+    const info = await client.load(id, (p) => {
+      cachedAll = cachedAll && p.cached;
+      if (state.f === id) familyPanel.progress(p);
+    });
+    if (state.f !== id) return;
+    familyInfo = info;
+    familyPanel.loaded(info, { cached: cachedAll });
+    recompute();
+  } catch (error) {
+    if (state.f !== id) return;
+    familyPanel.failed(error.message);
+    document.body.dataset.state = 'ready';
+  }
+}
+
+async function loadExerciseScenario() {
+  if (!state.ex) return;
+  const ex = await loadExercise(state.ex).catch(() => null);
+  if (ex?.see_it_break?.kind !== 'chat') {
+    notes.push(TEXT.exerciseMissing(state.ex));
+    showNotes();
+    return;
+  }
+  exercise = ex;
+  // The exercise names its family and conversation: the comparison is about exactly those, unless
+  // the link itself carries others (a learner's edit, kept in the URL).
+  const params = new URLSearchParams(location.search);
+  if (!params.has('f')) state = { ...state, f: ex.see_it_break.family };
+  if (!params.has('c')) {
+    messages = ex.see_it_break.conversation.map((m) => ({ role: m.role, content: m.content }));
+    state = withConversation(state, messages);
+    editor.set(messages, state.c ? '' : state.p);
+  }
+}
+
+status.textContent = TEXT.coreLoading;
+const corePromise = loadCore();
+await loadExerciseScenario();
+loadFamily();
+try {
+  core = await corePromise;
+  status.textContent = TEXT.ready;
+  recompute();
+} catch (error) {
+  status.textContent = TEXT.coreFailed(error.message);
+  status.setAttribute('role', 'alert');
+  status.classList.add('error-box');
+  document.body.dataset.state = 'ready';
+}
