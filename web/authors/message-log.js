@@ -4,8 +4,9 @@
 //   const log = createMessageLog(listElement, iframe, { onAnswered(data) {} });
 //   log.clear();
 //
-// Only messages whose event.source is that iframe and whose data.source is 'masklab' count. The
-// log shows message data as text (textContent), never as HTML: it comes from another document.
+// Only messages whose event.source is that iframe, whose event.origin is its src's origin, and
+// whose data.source is 'masklab' count. The log shows message data as text (textContent), never
+// as HTML: it comes from another document.
 // The iframe is resized through its height attribute (no inline style: CSP), within sane limits.
 
 import { h } from '../shared/dom.js';
@@ -38,6 +39,9 @@ export function createMessageLog(list, iframe, { onAnswered = () => {} } = {}) {
 
   window.addEventListener('message', (event) => {
     if (event.source !== iframe.contentWindow) return;
+    // The frame's window can be navigated elsewhere (a page framing this one can do it), so the
+    // sender must also be the origin the iframe was pointed at — as the authors' snippet checks.
+    if (event.origin !== new URL(iframe.src, window.location.href).origin) return;
     const data = event.data;
     if (!data || typeof data !== 'object' || data.source !== PROTOCOL_SOURCE || typeof data.type !== 'string') return;
     if (data.type === 'resize' && Number.isFinite(data.height)) {
