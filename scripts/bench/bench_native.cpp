@@ -21,6 +21,7 @@
 // A figure printer, not a test: nothing is asserted here (tests/node/limits.test.mjs asserts).
 
 #include "api.hpp"
+#include "chat_requests.hpp"
 #include "inspect.hpp"
 #include "limits.hpp"
 #include "padding.hpp"
@@ -261,6 +262,44 @@ std::string inspect_text_case(bool over) {
   return s;
 }
 
+// chat: the longest conversation (kMaxChatTokens tokens, each with its text), kMaxChatMessages
+// messages, a generation mask, the response-template search with the longest templates, every
+// message in prefix_breaks and the most boundary tokens; one token more when over.
+std::string chat_case(bool over) {
+  const long T = kMaxChatTokens + (over ? 1 : 0), M = kMaxChatMessages, per = kMaxChatTokens / M;
+  std::string s = "{\"input_ids\":";
+  // Every id is the response template's id, so the template matches at every position: the
+  // search's worst case (T x 512 comparisons).
+  append_int_rows(s, 1, T, [](long, long) { return 10; });
+  s.erase(std::string("{\"input_ids\":").size(), 1);  // [[...]] -> [...]
+  s.pop_back();
+  s += ",\"tokens\":[";
+  for (long t = 0; t < T; ++t) s += (t ? ",\"w" : "\"w") + std::to_string(t % 7) + "\"";
+  s += "],\"messages\":[";
+  for (long m = 0; m < M; ++m) {
+    const long a = m * per, e = m == M - 1 ? T : (m + 1) * per;
+    s += std::string(m ? "," : "") + "{\"role\":\"" + (m % 2 ? "assistant" : "user") + "\",\"header\":[" +
+         std::to_string(a) + "," + std::to_string(a + 2) + "],\"content\":[" + std::to_string(a + 2) + "," +
+         std::to_string(e - 2) + "],\"tail\":[" + std::to_string(e - 2) + "," + std::to_string(e) +
+         "],\"end_of_turn\":" + std::to_string(e - 1) + "}";
+  }
+  s += "],\"generation_mask\":";
+  std::string mask;
+  append_int_rows(mask, 1, T, [](long, long t) { return (t / 131) % 2; });
+  s += mask.substr(1, mask.size() - 2);
+  s += ",\"target\":\"response_template\",\"response_template_ids\":[";
+  for (int i = 0; i < kMaxTemplateIds; ++i) s += i ? ",10" : "10";
+  s += "],\"instruction_template_ids\":[";
+  for (int i = 0; i < kMaxTemplateIds; ++i) s += i ? ",11" : "11";
+  s += "],\"prefix_breaks\":[";
+  for (long m = 0; m < M; ++m) s += (m ? "," : "") + std::to_string(m);
+  s += "],\"boundary_tokens\":[";
+  for (long i = 0; i < kMaxBoundaryTokens; ++i) s += (i ? "," : "") + std::to_string(i * (kMaxChatTokens / kMaxBoundaryTokens));
+  s += "],\"bos_token_id\":10,\"eos_token_id\":16,\"pad_token_id\":16,\"eos_token\":\"w6\",\"max_length\":" +
+       std::to_string(kMaxChatTokens) + "}";
+  return s;
+}
+
 // Any command: a request just over the byte bound, refused while it is read.
 std::string bytes_case(bool) {
   std::string s = "{\"features\":[{\"input_ids\":[1]}],\"pad_token_id\":0";
@@ -302,6 +341,8 @@ const Case kCases[] = {
     {"inspect-over", "inspect", false, inspect_case, "V = 4,883"},
     {"inspect-text-largest", "inspect", true, inspect_text_case, "16 texts of 4,096 words, truncated to 256"},
     {"inspect-text-over", "inspect", false, inspect_text_case, "one word more"},
+    {"chat-largest", "chat", true, chat_case, "262,144 tokens with texts, 1,000 messages, 512-id templates"},
+    {"chat-over", "chat", false, chat_case, "262,145 tokens"},
 };
 
 const Case* find_case(std::string_view name) {

@@ -186,3 +186,38 @@ TEST_CASE("inspect stops tokenising a text one token past 4,096, and counts rows
 }
 
 }  // TEST_SUITE
+
+TEST_CASE("chat: prefix_breaks repeating one long message is refused (was 120 s, 8.5 GB, a 1.7 GB answer)") {
+  // One assistant message over 262,144 tokens and prefix_breaks [0, 0, ...] x 1,000: every copy
+  // was a warning listing all 262,144 positions.
+  const int T = 262144;
+  std::string ids = "[";
+  for (int t = 0; t < T; ++t) ids += t ? ",5" : "5";
+  ids += "]";
+  std::string breaks = "[";
+  for (int i = 0; i < 1000; ++i) breaks += i ? ",0" : "0";
+  breaks += "]";
+  const std::string messages = R"([{"role":"assistant","header":[0,1],"content":[1,)" + std::to_string(T - 1) +
+                               "],\"tail\":[" + std::to_string(T - 1) + "," + std::to_string(T) + "]}]";
+  ApiResult r = run_command("chat", "{\"input_ids\":" + ids + ",\"messages\":" + messages + ",\"prefix_breaks\":" + breaks + "}");
+  CHECK_FALSE(r.ok);
+  CHECK(r.field == "prefix_breaks[1]");
+  CHECK(r.message == "is 0 after 0; list each once, in increasing order");
+  // Once each is fine.
+  ApiResult once = run_command("chat", "{\"input_ids\":" + ids + ",\"messages\":" + messages + ",\"prefix_breaks\":[0]}");
+  CHECK(once.ok);
+}
+
+TEST_CASE("chat: boundary_tokens are bounded apart (each one is a warning) and listed once") {
+  std::string many = "[";
+  for (int i = 0; i <= 4000; ++i) many += (i ? "," : "") + std::to_string(i);
+  many += "]";
+  const std::string base = R"({"input_ids":[5,6,7],"messages":[{"role":"user","header":[0,1],"content":[1,2],"tail":[2,3]}])";
+  ApiResult over = run_command("chat", base + ",\"boundary_tokens\":" + many + "}");
+  CHECK_FALSE(over.ok);
+  CHECK(over.field == "boundary_tokens");
+  CHECK(contains(over.message, "has 4,001 entries; at most 4,000 are accepted (the request is too large)"));
+  ApiResult twice = run_command("chat", base + ",\"boundary_tokens\":[1,1]}");
+  CHECK_FALSE(twice.ok);
+  CHECK(twice.field == "boundary_tokens[1]");
+}

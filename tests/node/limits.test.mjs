@@ -36,7 +36,7 @@ function assertRefusal(error, name) {
 }
 
 test('every command has a largest-accepted case and an over-limit case', () => {
-  for (const command of ['collate', 'loss', 'accumulate', 'attention', 'inspect']) {
+  for (const command of ['collate', 'loss', 'accumulate', 'attention', 'inspect', 'chat']) {
     assert.ok(CASES.some((c) => c.command === command && c.answered), `${command}: largest accepted`);
     assert.ok(CASES.some((c) => c.command === command && !c.answered), `${command}: over a limit`);
   }
