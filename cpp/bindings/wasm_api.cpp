@@ -10,6 +10,8 @@
 //   masklab_run_tensors(command, options, size, inputs, n)   -> masklab_result* (typed-array path,
 //                                                               tensor_api.hpp); free with
 //                                                               masklab_free_result
+//   masklab_doctor(text, size, options, size, &answer_size)  -> the batch doctor (api.hpp run_doctor)
+//   masklab_bench_doctor(text, size, options, size, n)       -> like masklab_bench_run, for doctor
 //   masklab_bench_run(command, request, size, iterations)    -> ms for `iterations` calls, timed
 //                                                               inside wasm (-1 if any call fails)
 //   masklab_limits(&size)                                    -> {"max_request_bytes":…} JSON
@@ -65,19 +67,44 @@ char* error_out(std::string_view message, std::size_t* size) {
   return copy_out(masklab::error_result("internal", std::string(message)).json, size);
 }
 
+// The answer of one core call as malloc'd JSON, whatever escapes it turned into an error answer.
+template <class Call>
+char* answer_of(Call call, std::size_t* answer_size) {
+  try {
+    return copy_out(call().json, answer_size);
+  } catch (const std::exception& e) {
+    return error_out(e.what(), answer_size);
+  } catch (...) {
+    return error_out("unexpected failure in the core", answer_size);
+  }
+}
+
+// Milliseconds for `iterations` calls, timed inside wasm; -1 if any call fails, so a benchmark
+// never reports the speed of an error path.
+template <class Call>
+double timed(Call call, int iterations) {
+  try {
+    std::size_t checksum = 0;  // keeps the calls observable
+    const double start = emscripten_get_now();
+    for (int i = 0; i < iterations; ++i) {
+      const masklab::ApiResult result = call();
+      if (!result.ok) return -1.0;
+      checksum += result.json.size();
+    }
+    const double elapsed = emscripten_get_now() - start;
+    return checksum == 0 && iterations > 0 ? -1.0 : elapsed;
+  } catch (...) {
+    return -1.0;
+  }
+}
+
 }  // namespace
 
 extern "C" {
 
 EMSCRIPTEN_KEEPALIVE char* masklab_run(const char* command, const char* request, std::size_t request_size,
                                        std::size_t* answer_size) {
-  try {
-    return copy_out(masklab::run_command(command, std::string_view(request, request_size)).json, answer_size);
-  } catch (const std::exception& e) {
-    return error_out(e.what(), answer_size);
-  } catch (...) {
-    return error_out("unexpected failure in the core", answer_size);
-  }
+  return answer_of([&] { return masklab::run_command(command, std::string_view(request, request_size)); }, answer_size);
 }
 
 EMSCRIPTEN_KEEPALIVE masklab_result* masklab_run_tensors(const char* command, const char* options, std::size_t options_size,
@@ -131,22 +158,19 @@ EMSCRIPTEN_KEEPALIVE void masklab_free_result(masklab_result* result) {
   std::free(result);
 }
 
-// Returns -1 if any call fails, so a benchmark never reports the speed of an error path.
+EMSCRIPTEN_KEEPALIVE char* masklab_doctor(const char* text, std::size_t text_size, const char* options,
+                                          std::size_t options_size, std::size_t* answer_size) {
+  return answer_of([&] { return masklab::run_doctor({text, text_size}, {options, options_size}); }, answer_size);
+}
+
 EMSCRIPTEN_KEEPALIVE double masklab_bench_run(const char* command, const char* request, std::size_t request_size,
                                               int iterations) {
-  try {
-    std::size_t checksum = 0;  // keeps the calls observable
-    const double start = emscripten_get_now();
-    for (int i = 0; i < iterations; ++i) {
-      const masklab::ApiResult result = masklab::run_command(command, std::string_view(request, request_size));
-      if (!result.ok) return -1.0;
-      checksum += result.json.size();
-    }
-    const double elapsed = emscripten_get_now() - start;
-    return checksum == 0 && iterations > 0 ? -1.0 : elapsed;
-  } catch (...) {
-    return -1.0;
-  }
+  return timed([&] { return masklab::run_command(command, std::string_view(request, request_size)); }, iterations);
+}
+
+EMSCRIPTEN_KEEPALIVE double masklab_bench_doctor(const char* text, std::size_t text_size, const char* options,
+                                                 std::size_t options_size, int iterations) {
+  return timed([&] { return masklab::run_doctor({text, text_size}, {options, options_size}); }, iterations);
 }
 
 EMSCRIPTEN_KEEPALIVE char* masklab_limits(std::size_t* size) {

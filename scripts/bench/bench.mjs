@@ -3,7 +3,9 @@
 //   2. collate + loss at B=8, T=512, V=64, natively and in wasm under node, on the JSON path
 //      (run_command: text in, text out) and on the typed-array path (tensor_api.hpp; in wasm from
 //      JS typed arrays through web/core/masklab.js, copies included);
-//   3. per command, the largest request it accepts and one over a limit: natively through the
+//   3. the batch doctor on a 64 × 4096 batch printed in full (three tensors, ~5.6 MB of text),
+//      natively and in wasm (core.doctor: the paste crosses as it is);
+//   4. per command, the largest request it accepts and one over a limit: natively through the
 //      CLI (CPU time, wall time, peak memory) and in wasm (CPU time, wasm memory after the call).
 // Times are CPU time (the machine is shared: wall time under load measures the neighbours); all
 // requests come from build/native/masklab_bench, so both sides run the same bytes.
@@ -15,6 +17,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadavg } from 'node:os';
 import { gzipSync } from 'node:zlib';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -56,7 +59,9 @@ const parseNative = (line) => {
   const [, , collate, loss] = /([\d.]+) ms\/iter \(collate ([\d.]+), loss ([\d.]+)/.exec(line) ?? [];
   return [Number(collate), Number(loss)];
 };
-row('native, JSON path (g++ -O3)', ...parseNative(bench(String(iterations))));
+const nativeLines = bench(String(iterations));
+row('native, JSON path (g++ -O3)', ...parseNative(nativeLines));
+const [, nativeDoctor, nativeDoctorCpu] = /native doctor .*: ([\d.]+) ms\/iter \(cpu ([\d.]+)\)/.exec(nativeLines) ?? [];
 row('native, typed path', ...parseNative(bench('--typed', String(Math.max(iterations, 50)))));
 
 const { loadCore } = await import('../../web/core/masklab.js');
@@ -104,7 +109,26 @@ const float32Loss = { ...typedLoss, logits: Float32Array.from(typedLoss.logits) 
 const wasmTypedLoss32 = cpuMs(() => { for (let i = 0; i < typedRuns; i++) core.typed.loss(float32Loss); }).ms / typedRuns;
 row('wasm, typed path, float32', wasmTypedCollate, wasmTypedLoss32);
 
-// --- 3. limits -----------------------------------------------------------------------------
+// --- 3. doctor -----------------------------------------------------------------------------
+// The batch doctor: the page hands its paste to core.doctor(text, options) as it is; the CLI does
+// the same with a FILE. Timed inside wasm (benchDoctor), like benchRun above.
+const doctorText = execFileSync(benchPath, ['--print', 'doctor'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).trimEnd();
+const doctorOptions = execFileSync(benchPath, ['--print', 'doctor-options'], { encoding: 'utf8' }).trim();
+if (core.benchDoctor(doctorText, doctorOptions, 1) < 0) {
+  console.error(`bench: the wasm core rejected the doctor batch: ${core.doctorJson(doctorText, doctorOptions).slice(0, 300)}`);
+  process.exit(1);
+}
+const cpuBefore = process.cpuUsage();
+const wasmDoctor = core.benchDoctor(doctorText, doctorOptions, iterations) / iterations;
+const cpuUsed = process.cpuUsage(cpuBefore);
+const wasmDoctorCpu = (cpuUsed.user + cpuUsed.system) / 1000 / iterations;
+console.log(`\nmasklab core: doctor, a 64 × 4096 batch printed in full (3 tensors, ${(doctorText.length / 2 ** 20).toFixed(1)} MiB), ${iterations} iterations`);
+console.log(`${'native (g++ -O3)'.padEnd(22)} ${Number(nativeDoctor).toFixed(3).padStart(10)} ms/iter  (cpu ${Number(nativeDoctorCpu).toFixed(3)})`);
+console.log(`${'wasm (em++ -O3, node)'.padEnd(22)} ${wasmDoctor.toFixed(3).padStart(10)} ms/iter  (cpu ${wasmDoctorCpu.toFixed(3)})   target <= 50`);
+console.log(`ratio wasm / native    ${(wasmDoctor / Number(nativeDoctor)).toFixed(2).padStart(10)}           (cpu ${(wasmDoctorCpu / Number(nativeDoctorCpu)).toFixed(2)})`);
+console.log(`load average           ${loadavg().map((x) => x.toFixed(2)).join(' ')}   (wall-clock timings are noisy on a busy machine; cpu time less so)`);
+
+// --- 4. limits -----------------------------------------------------------------------------
 console.log('\nmasklab core: limits, natively through the CLI (cpp/core/limits.hpp)');
 console.log(bench('--limits', cliPath));
 

@@ -7,6 +7,7 @@
 //   masklab_bench --cases               lists the limit cases: name, command, answered|refused
 //   masklab_bench --limits CLI          runs every limit case through the CLI binary at path CLI
 //                                        and prints CPU time, wall time and peak memory of each
+//   masklab_bench --print doctor|doctor-options  the doctor's printed batch, and its options JSON
 //   masklab_bench --train MODEL STEPS   prints ms per training step of the Train page's run
 //                                        (default settings, fixed collator; scripts/bench/train.mjs)
 //
@@ -18,6 +19,10 @@
 //
 // Limit cases: for each command, the largest request it accepts (built from the constants in
 // limits.hpp, so they follow a change of limit) and one just over a limit, which must be refused.
+// doctor: a 64 × 4096 batch printed in full (torch.set_printoptions(profile='full')) as PyTorch
+// prints it — input_ids, attention_mask, labels, about 5 MB of text — with Llama 3 ids, rows of
+// 4096 - 48·b tokens padded with 128004, and labels copied from input_ids (so the pads are
+// trained and every figure, the bigram's refit included, is computed).
 // A figure printer, not a test: nothing is asserted here (tests/node/limits.test.mjs asserts).
 
 #include "api.hpp"
@@ -37,6 +42,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -46,6 +52,8 @@
 #include <vector>
 
 namespace {
+
+using Clock = std::chrono::steady_clock;
 
 using namespace masklab;
 
@@ -103,6 +111,49 @@ std::string loss_request() {
   }
   s += "],\"shift\":true,\"ignore_index\":-100,\"reduction\":\"mean\"}";
   return s;
+}
+
+// One tensor as torch/_tensor_str.py prints it at the default linewidth 80: every value
+// right-aligned to the widest, floor((80 - 8) / (width + 2)) values per line, continuation lines
+// indented 9 spaces, rows 8.
+template <class Value>
+std::string printed_tensor(int rows, int cols, Value value) {
+  size_t width = 1;
+  for (int b = 0; b < rows; ++b)
+    for (int t = 0; t < cols; ++t) width = std::max(width, std::to_string(value(b, t)).size());
+  const int per_line = static_cast<int>((80 - 8) / (width + 2));
+  std::string s = "tensor([";
+  for (int b = 0; b < rows; ++b) {
+    s += b ? ",\n        [" : "[";
+    for (int t = 0; t < cols; ++t) {
+      if (t) s += t % per_line == 0 ? ",\n         " : ", ";
+      const std::string v = std::to_string(value(b, t));
+      s.append(width - v.size(), ' ');
+      s += v;
+    }
+    s += ']';
+  }
+  return s + "])";
+}
+
+constexpr int kDoctorB = 64, kDoctorT = 4096, kDoctorPad = 128004, kDoctorEos = 128001;
+
+int doctor_length(int b) { return kDoctorT - 48 * b; }
+int doctor_id(int b, int t) {
+  if (t >= doctor_length(b)) return kDoctorPad;
+  if (t == 0) return 128000;
+  if (t == doctor_length(b) - 1) return kDoctorEos;
+  return 1000 + static_cast<int>((b * 7919LL + t * 104729LL) % 120000);
+}
+
+std::string doctor_text() {
+  return "{'input_ids': " + printed_tensor(kDoctorB, kDoctorT, doctor_id) + ", 'attention_mask': " +
+         printed_tensor(kDoctorB, kDoctorT, [](int b, int t) { return t < doctor_length(b) ? 1 : 0; }) +
+         ", 'labels': " + printed_tensor(kDoctorB, kDoctorT, doctor_id) + "}";
+}
+
+std::string doctor_options() {
+  return "{\"pad_token_id\":" + std::to_string(kDoctorPad) + ",\"eos_token_id\":" + std::to_string(kDoctorEos) + "}";
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -354,6 +405,8 @@ const Case* find_case(std::string_view name) {
 std::string request_named(std::string_view name) {
   if (name == "collate") return collate_request();
   if (name == "loss") return loss_request();
+  if (name == "doctor") return doctor_text();
+  if (name == "doctor-options") return doctor_options();
   if (const Case* c = find_case(name)) return c->make(!c->answered);
   return {};
 }
@@ -492,7 +545,7 @@ int typed(int iterations) {
 
 int usage() {
   std::fputs("usage: masklab_bench [ITERATIONS] | --typed [ITERATIONS] | --print NAME | --cases | --limits CLI | "
-             "--train tiny|small|medium STEPS\n",
+             "--train tiny|small|medium STEPS (--print also doctor|doctor-options)\n",
              stderr);
   return 2;
 }
@@ -571,5 +624,23 @@ int main(int argc, char** argv) {
   std::printf("native collate+loss B=%d T=%d V=%d: %.3f ms/iter (collate %.3f, loss %.3f; %d iterations, %zu bytes out)\n",
               kB, kT, kV, (collate_ms + loss_ms) / iterations, collate_ms / iterations, loss_ms / iterations,
               iterations, checksum / iterations);
+
+  const std::string text = doctor_text(), options = doctor_options();
+  const masklab::ApiResult check = masklab::run_doctor(text, options);
+  if (!check.ok) {
+    std::fprintf(stderr, "masklab_bench: doctor rejected: %s: %s\n", check.field.c_str(), check.message.c_str());
+    return 1;
+  }
+  // Wall clock as for collate + loss, and process CPU time, which a busy machine inflates less.
+  double doctor_ms = 0;
+  const std::clock_t cpu0 = std::clock();
+  for (int i = 0; i < iterations; ++i) {
+    const auto t0 = Clock::now();
+    checksum += masklab::run_doctor(text, options).json.size();
+    doctor_ms += std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  }
+  const double doctor_cpu_ms = 1000.0 * static_cast<double>(std::clock() - cpu0) / CLOCKS_PER_SEC;
+  std::printf("native doctor B=%d T=%d printed (%zu bytes of text): %.3f ms/iter (cpu %.3f)\n", kDoctorB, kDoctorT,
+              text.size(), doctor_ms / iterations, doctor_cpu_ms / iterations);
   return 0;
 }

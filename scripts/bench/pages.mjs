@@ -99,6 +99,15 @@ const PAGES = [
     failed: null,
   },
   {
+    // Batch doctor with an example: data-state is set once the example's diagnosis, its grid
+    // window and figures are drawn from two core.doctor answers (doctor/main.js).
+    name: 'doctor',
+    path: 'doctor.html?example=pad-to-max-all-ones',
+    means: 'example diagnosed, grid drawn',
+    marks: { ready: { selector: 'body[data-state="ready"] #findings > li' } },
+    failed: '#status.error-box',
+  },
+  {
     // Course authors: data-state is set when the embed builder is filled in; the page uses no
     // core. Its live example iframe (an exercise page) loads on its own and is not waited for,
     // but its requests count in the bytes.

@@ -271,7 +271,7 @@ TEST_CASE("errors: the shape is {\"error\":{\"field\",\"message\"}} and the fiel
   SUBCASE("an unknown command") {
     ApiResult r = expect_error("train", "{}");
     CHECK(r.field == "command");
-    CHECK(contains(r.message, "collate, loss, accumulate, attention, inspect or chat"));
+    CHECK(contains(r.message, "collate, loss, accumulate, attention, inspect, chat or doctor"));
   }
   SUBCASE("a collation error from the core") {
     ApiResult r = expect_error("collate", R"({"features": [{"input_ids": [1,2]}, {"input_ids": [1,2,3,4]}],

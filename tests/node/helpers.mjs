@@ -4,8 +4,10 @@
 //   .wasm bytes from disk — the module is built for the web, so node cannot fetch it itself.
 // - runWasmRaw(command, json): the module's exact answer text, for byte-exact comparisons.
 // - runCli(command, request): runs the native CLI build/native/masklab on a request.
+// - assertSameAnswer(native, wasm): native and wasm answers agree (non-integers to a relative 1e-12).
 // Both artefacts must be built first (scripts/build.sh); a clear error says so if they are not.
 
+import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -82,5 +84,21 @@ export function runCli(command, input, args = []) {
   } finally {
     closeSync(fd);
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// Same shape and values; non-integers within a relative 1e-12: exp/log come from glibc natively and
+// from musl in wasm, and the two may round the last bit differently.
+export function assertSameAnswer(native, wasm, path = 'answer') {
+  if (typeof native === 'number' && typeof wasm === 'number' && !(Number.isInteger(native) && Number.isInteger(wasm))) {
+    const scale = Math.max(Math.abs(native), Math.abs(wasm), Number.MIN_VALUE);
+    assert.ok(Math.abs(native - wasm) / scale <= 1e-12, `${path}: native ${native} vs wasm ${wasm}`);
+  } else if (Array.isArray(native) || (native !== null && typeof native === 'object')) {
+    assert.equal(typeof wasm, 'object', `${path}: native is an object/array, wasm is ${wasm}`);
+    assert.equal(Array.isArray(wasm), Array.isArray(native), `${path}: array vs object`);
+    assert.deepEqual(Object.keys(wasm), Object.keys(native), `${path}: keys differ`);
+    for (const key of Object.keys(native)) assertSameAnswer(native[key], wasm[key], `${path}.${key}`);
+  } else {
+    assert.equal(wasm, native, path);
   }
 }

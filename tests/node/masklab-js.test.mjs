@@ -9,11 +9,11 @@ import { test } from 'node:test';
 import { REPO_ROOT, loadWasmCore } from './helpers.mjs';
 import { loadCore, version } from '../../web/core/masklab.js';
 
-test('loadCore() loads the module once and returns a frozen API with the five commands', async () => {
+test('loadCore() loads the module once and returns a frozen API with every command', async () => {
   const core = await loadWasmCore();
   assert.equal(await loadCore(), core, 'a second call returns the same object');
   assert.ok(Object.isFrozen(core));
-  assert.deepEqual(Object.keys(core).sort(), ['accumulate', 'attention', 'chat', 'collate', 'inspect', 'loss']);
+  assert.deepEqual(Object.keys(core).sort(), ['accumulate', 'attention', 'chat', 'collate', 'doctor', 'inspect', 'loss']);
 });
 
 test('collate returns a plain object', async () => {

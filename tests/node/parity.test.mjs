@@ -11,7 +11,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { loadWasmCore, runCli, runWasmRaw } from './helpers.mjs';
+import { assertSameAnswer, loadWasmCore, runCli, runWasmRaw } from './helpers.mjs';
 
 // logits [B=1][T=3][V=4] and labels [1][3]: small enough to read, fractions to exercise formatting.
 const LOGITS_1x3x4 = [[[0.5, -1, 2, 0.25], [1, 1, 1, 1], [3, -0.5, 0, 1.125]]];
@@ -282,21 +282,6 @@ const CASES = [
     error: '',
   },
 ];
-
-// Same shape and values; non-integers within a relative 1e-12 (libm rounding, see above).
-function assertSameAnswer(native, wasm, path = 'answer') {
-  if (typeof native === 'number' && typeof wasm === 'number' && !(Number.isInteger(native) && Number.isInteger(wasm))) {
-    const scale = Math.max(Math.abs(native), Math.abs(wasm), Number.MIN_VALUE);
-    assert.ok(Math.abs(native - wasm) / scale <= 1e-12, `${path}: native ${native} vs wasm ${wasm}`);
-  } else if (Array.isArray(native) || (native !== null && typeof native === 'object')) {
-    assert.equal(typeof wasm, 'object', `${path}: native is an object/array, wasm is ${wasm}`);
-    assert.equal(Array.isArray(wasm), Array.isArray(native), `${path}: array vs object`);
-    assert.deepEqual(Object.keys(wasm), Object.keys(native), `${path}: keys differ`);
-    for (const key of Object.keys(native)) assertSameAnswer(native[key], wasm[key], `${path}.${key}`);
-  } else {
-    assert.equal(wasm, native, path);
-  }
-}
 
 const core = await loadWasmCore();
 

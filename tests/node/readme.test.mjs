@@ -20,11 +20,12 @@ function examples(markdown) {
   const fences = [...markdown.matchAll(/```(\w*)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1], body: m[2] }));
   const out = [];
   fences.forEach((fence, i) => {
-    const run = fence.lang === 'sh' && fence.body.match(/^build\/native\/masklab (\w+) <<'EOF'\n([\s\S]*?)\nEOF\n$/);
+    // `masklab doctor` takes flags before the heredoc: `--pad-token-id 2`.
+    const run = fence.lang === 'sh' && fence.body.match(/^build\/native\/masklab (\w+)((?: --[\w-]+(?: \d+)?)*) <<'EOF'\n([\s\S]*?)\nEOF\n$/);
     if (!run) return;
     const next = fences[i + 1];
     const expected = next && ['json', 'text', 'jsonl'].includes(next.lang) ? next : null;
-    out.push({ command: run[1], request: run[2], expected });
+    out.push({ command: run[1], args: run[2].trim() ? run[2].trim().split(' ') : [], request: run[3], expected });
   });
   return out;
 }
@@ -39,12 +40,12 @@ function linePattern(line) {
 
 test('the README has an example for every subcommand', () => {
   const commands = new Set(found.map((e) => e.command));
-  for (const c of ['collate', 'loss', 'accumulate', 'attention', 'inspect', 'chat', 'train']) assert.ok(commands.has(c), `no ${c} example`);
+  for (const c of ['collate', 'loss', 'accumulate', 'attention', 'inspect', 'chat', 'train', 'doctor']) assert.ok(commands.has(c), `no ${c} example`);
 });
 
 for (const [i, example] of found.entries()) {
   test(`README example ${i + 1}: masklab ${example.command}`, () => {
-    const r = runCli(example.command, example.request);
+    const r = runCli(example.command, example.request, example.args);
     if (example.expected?.lang === 'text') {
       assert.equal(r.status, 2);
       assert.equal(r.stderr.trim(), example.expected.body.trim());

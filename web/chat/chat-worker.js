@@ -5,9 +5,11 @@
 //
 // Messages in:  { type: 'load', family, base, files }            files: { name: bytes } from manifest.json
 //               { type: 'analyse', seq, family, messages, options, policies }
+//               { type: 'tokens', seq, family, ids }                  (the batch doctor's token strings)
 // Messages out: { type: 'progress', family, loaded, total, cached }
 //               { type: 'loaded', family, info } | { type: 'load-failed', family, message }
 //               { type: 'analysed', seq, chat, request, ms } | { type: 'failed', seq, error: { kind, messageIndex, message } }
+//               { type: 'tokens', seq, strings }                      each id decoded on its own
 // Not here: the core (the page calls it on its main thread) or any DOM.
 
 import { analyseChat } from './chat-analysis.js';
@@ -107,6 +109,17 @@ self.onmessage = async ({ data }) => {
     } catch (error) {
       families.delete(data.family);
       postMessage({ type: 'load-failed', family: data.family, message: error.message });
+    }
+    return;
+  }
+  if (data.type === 'tokens') {
+    try {
+      const fam = await families.get(data.family);
+      if (!fam) throw Object.assign(new Error('the family is not loaded'), { kind: 'load' });
+      const strings = data.ids.map((id) => fam.tokenizer.decode([id], { skip_special_tokens: false }));
+      postMessage({ type: 'tokens', seq: data.seq, strings });
+    } catch (error) {
+      postMessage({ type: 'failed', seq: data.seq, error: { kind: error.kind ?? 'internal', messageIndex: null, message: error.message } });
     }
     return;
   }

@@ -5,6 +5,7 @@
 //   const info = await client.load('qwen3', ({ loaded, total, cached, building }) => …);
 //   const { chat, request, ms } = await client.analyse('qwen3', messages, options, policies);
 //   // a rejected analyse carries error.kind ('message' | 'template' | 'render' | 'tokenize') and error.messageIndex
+//   const strings = await client.tokenStrings('qwen3', [9707, 151645]);   // each id decoded on its own
 //
 // The manifest (tokenizers/manifest.json, written by scripts/chat/stage-tokenizers.mjs) gives the
 // files' sizes, so the progress bar knows its total before the first byte arrives.
@@ -26,11 +27,12 @@ export function createFamilyClient({ base = document.baseURI } = {}) {
         const load = loads.get(data.family);
         loads.delete(data.family);
         load?.reject(new Error(data.message));
-      } else if (data.type === 'analysed' || data.type === 'failed') {
+      } else if (data.type === 'analysed' || data.type === 'tokens' || data.type === 'failed') {
         const p = pending.get(data.seq);
         pending.delete(data.seq);
         if (!p) return;
-        if (data.type === 'analysed') p.resolve(data);
+        if (data.type === 'tokens') p.resolve(data.strings);
+        else if (data.type === 'analysed') p.resolve(data);
         else p.reject(Object.assign(new Error(data.error.message), data.error));
       }
     };
@@ -75,6 +77,15 @@ export function createFamilyClient({ base = document.baseURI } = {}) {
       }
       load.listeners.add(onProgress);
       return load.promise.finally(() => load.listeners.delete(onProgress));
+    },
+    // For the batch doctor: a loaded family's token strings for ids (load the family first).
+    tokenStrings(family, ids) {
+      seq += 1;
+      const id = seq;
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        start().postMessage({ type: 'tokens', seq: id, family, ids });
+      });
     },
     analyse(family, messages, options, policies) {
       seq += 1;

@@ -58,6 +58,13 @@ function wrap(module) {
   const boundary = new Boundary(module);
   const api = {};
   for (const command of COMMANDS) api[command] = (request) => call(boundary, command, request);
+  // doctor({ text, pad_token_id, … }): the pasted text crosses on its own rather than escaped
+  // inside a JSON request (megabytes of print(batch) output); the options go as JSON.
+  api.doctor = (request) => {
+    const { text, ...options } = request ?? {};
+    if (typeof text !== 'string') return errorAnswer('text', 'is missing; paste what print(batch) printed');
+    return call(boundary, 'doctor', options, (json) => boundary.doctor(text, json));
+  };
   const hidden = (value) => ({ value, enumerable: false });
   Object.defineProperties(api, {
     typed: hidden(
@@ -67,14 +74,16 @@ function wrap(module) {
       }),
     ),
     runJson: hidden((command, text) => boundary.run(command, String(text))),
+    doctorJson: hidden((text, optionsJson) => boundary.doctor(String(text), String(optionsJson))),
     limits: hidden(boundary.limits),
     benchRun: hidden((command, text, iterations) => boundary.bench(command, String(text), iterations)),
+    benchDoctor: hidden((text, optionsJson, iterations) => boundary.benchDoctor(String(text), String(optionsJson), iterations)),
     memoryBytes: hidden(() => module.HEAPU8.length),
   });
   return Object.freeze(api);
 }
 
-function call(boundary, command, request) {
+function call(boundary, command, request, run = (json) => boundary.run(command, json)) {
   if (command === 'loss') {
     const typed = guard('loss', () => lossThroughTypedPath(boundary, request));
     if (typed !== null) return typed;
@@ -86,7 +95,7 @@ function call(boundary, command, request) {
     return errorAnswer('request', `cannot be encoded as JSON: ${describe(cause)}`);
   }
   if (json === undefined) return errorAnswer('request', 'must be a JSON object, got nothing');
-  const answer = guard(command, () => boundary.run(command, json));
+  const answer = guard(command, () => run(json));
   if (typeof answer !== 'string') return answer;
   try {
     return JSON.parse(answer);
@@ -163,6 +172,33 @@ class Boundary {
       return this.takeText(this.m._masklab_run(name.at, request.at, request.size, sizeAt), sizeAt);
     } finally {
       for (const at of held) this.m._free(at);
+    }
+  }
+
+  // The batch doctor: the pasted text and the options' JSON, each as it is.
+  doctor(text, optionsJson) {
+    const held = [];
+    try {
+      const pasted = this.putText(text);
+      held.push(pasted.at);
+      const options = this.putText(optionsJson);
+      held.push(options.at);
+      const sizeAt = this.alloc(4);
+      held.push(sizeAt);
+      return this.takeText(this.m._masklab_doctor(pasted.at, pasted.size, options.at, options.size, sizeAt), sizeAt);
+    } finally {
+      for (const at of held) this.m._free(at);
+    }
+  }
+
+  benchDoctor(text, optionsJson, iterations) {
+    const pasted = this.putText(text);
+    const options = this.putText(optionsJson);
+    try {
+      return this.m._masklab_bench_doctor(pasted.at, pasted.size, options.at, options.size, iterations);
+    } finally {
+      this.m._free(pasted.at);
+      this.m._free(options.at);
     }
   }
 

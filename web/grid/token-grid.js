@@ -18,7 +18,10 @@
 //
 // `options.request` (the inspect request) lets the grid mark cells you toggled and know the
 // padding side for pad shading; `options.diff` (another inspect response of the same shape)
-// marks mask/label cells that differ from it; `options.caption` replaces the caption. All optional.
+// marks mask/label cells that differ from it; `options.caption` replaces the caption;
+// `options.highlight` (Map "b.t" -> what is wrong there) flags cells, with a glyph and in words;
+// `options.rowLabels` / `options.positionLabels` name rows and positions when the grid shows a
+// window of a bigger batch (the doctor: printed indices, negative from the end). All optional.
 //
 // Speed: a toggle must redraw within one frame. The table's rows and cells are built only when
 // the batch shape (B, T) changes; otherwise update() describes every cell as plain data (class,
@@ -62,6 +65,10 @@ export const GRID_TEXT = {
   maskOn: { glyph: '●', spoken: '1, may be attended to' },
   maskOff: { glyph: '○', spoken: '0, hidden from attention' },
   noMask: { text: 'none', spoken: 'none: this batch passes no attention_mask' },
+  flagged: { glyph: '⚑', spoken: (what) => `flagged: ${what}` },
+  noLabel: 'none (no labels in this batch)',
+  noPositions: 'none',
+  absent: 'no token (this row is shorter)',
   notScored: { text: '·', spoken: 'not scored' },
   edited: { glyph: '✎', spoken: 'changed by you' },
   differs: { glyph: '≠', spoken: 'differs from the other grid' },
@@ -72,8 +79,8 @@ export const GRID_TEXT = {
     `loss ${value}, scoring the label at position ${target} (token ${tok}, id ${id})`,
   labelSpoken: (value, reason) => (reason ? `${value} because ${reason}` : `${value}, ${GRID_TEXT.trained.spoken}`),
   // The visible text comes first, so what a screen reader says starts with what is on screen.
-  cell: ({ visible, field, b, t, tok, id, mask, label, pos, extra }) =>
-    `${visible ? `${visible}; ` : ''}${field}: ${GRID_TEXT.rowName(b)}, position ${t}, token ${tok}, id ${id}, mask ${mask}, label ${label}, position id ${pos}${extra}`,
+  cell: ({ visible, field, row, position, tok, id, mask, label, pos, extra }) =>
+    `${visible ? `${visible}; ` : ''}${field}: ${row}, position ${position}, token ${tok}, id ${id}, mask ${mask}, label ${label}, position id ${pos}${extra}`,
   toggleHint: '. Enter toggles it.',
   legendTitle: 'How to read the grid',
   legend: [
@@ -175,7 +182,8 @@ function cellSet(pairs) {
   return set;
 }
 
-export function createLegend() {
+// `extra`: more [glyph, text] items a page adds (the doctor: its flag).
+export function createLegend(extra = []) {
   return h(
     'details',
     { class: 'grid-legend' },
@@ -183,23 +191,33 @@ export function createLegend() {
     h(
       'ul',
       {},
-      GRID_TEXT.legend.map(([glyph, text]) => h('li', {}, h('span', { class: 'legend-glyph', 'aria-hidden': 'true' }, glyph), ' ', text)),
+      [...GRID_TEXT.legend, ...extra].map(([glyph, text]) =>
+        h('li', {}, h('span', { class: 'legend-glyph', 'aria-hidden': 'true' }, glyph), ' ', text),
+      ),
     ),
   );
 }
 
 // Per-position facts of batch row b that every cell's spoken label repeats: [T] objects.
+// A batch may leave out labels or position_ids (the doctor shows what was pasted), carry a
+// per-cell `segment_start` instead of seq_lengths, and have shorter rows: a missing id is an
+// absent cell.
 function positionFacts(batch, b, T, { tokens, pads, starts }) {
+  let example = 0;  // packed examples started so far in this row (segment_start)
   return Array.from({ length: T }, (_, t) => {
     const idValue = batch.input_ids[b][t];
-    const mask = batch.attention_mask ? batch.attention_mask[b][t] : null;
-    const label = batch.labels[b][t];
+    const mask = batch.attention_mask ? batch.attention_mask[b][t] ?? null : null;
+    const label = batch.labels ? batch.labels[b][t] ?? null : null;
+    const segmentStart = batch.segment_start?.[b]?.[t] === 1;
+    if (segmentStart) example += 1;
     const reasonKey = batch.label_reasons?.[b]?.[t] ?? '';
     const reason = GRID_TEXT.reasons[reasonKey];
     const isPad = pads[b][t] === 1;
-    const padTrained = isPad && label !== IGNORE;
+    const padTrained = isPad && label !== null && label !== IGNORE;
     const labelSpoken =
-      label === IGNORE
+      label === null
+        ? GRID_TEXT.noLabel
+        : label === IGNORE
         ? GRID_TEXT.labelSpoken(formatId(label), reason?.spoken ?? reasonKey)
         : padTrained
           ? `${formatId(label)}, ${GRID_TEXT.padTrained.spoken}`
@@ -215,8 +233,9 @@ function positionFacts(batch, b, T, { tokens, pads, starts }) {
       isPad,
       padTrained,
       labelSpoken,
-      pos: batch.position_ids[b][t],
-      start: starts.has(t) && starts.get(t) > 0 ? starts.get(t) : null,
+      pos: batch.position_ids ? batch.position_ids[b][t] : GRID_TEXT.noPositions,
+      start: segmentStart ? example : starts.has(t) && starts.get(t) > 0 ? starts.get(t) : null,
+      absent: idValue === null || idValue === undefined,
     };
   });
 }
@@ -224,8 +243,10 @@ function positionFacts(batch, b, T, { tokens, pads, starts }) {
 // What one cell shows, as data: { className, label (spoken), parts, toggleable }.
 // `x` = positionFacts(...)[t]; `ctx` = the per-update context built in update().
 function describeCell(field, b, t, x, ctx) {
-  const { interactive, editedMask, editedLabels, diff, targets, perToken, pads, shift, maxLoss, tokenOf } = ctx;
+  const { interactive, editedMask, editedLabels, diff, targets, perToken, pads, shift, maxLoss, tokenOf, highlight } = ctx;
   const key = `${b}.${t}`;
+  if (x.absent)
+    return { className: 'cell absent', label: `${GRID_TEXT.fields[field]}: ${ctx.rowName(b)}, position ${ctx.positionName(t)}: ${GRID_TEXT.absent}`, parts: [], toggleable: false };
   const classes = ['cell', `f-${field}`];
   if (x.isPad) classes.push('pad');
   if (x.start !== null) classes.push('packed-start');
@@ -302,13 +323,19 @@ function describeCell(field, b, t, x, ctx) {
     parts.push({ cls: 'differs-mark', hidden: true, text: GRID_TEXT.differs.glyph });
     extra += `, ${GRID_TEXT.differs.spoken}`;
   }
+  const flag = highlight?.get(key);
+  if (flag && field !== 'tokens') {
+    classes.push('flagged');
+    parts.push({ cls: 'flag-mark', hidden: true, text: GRID_TEXT.flagged.glyph });
+    extra += `, ${GRID_TEXT.flagged.spoken(flag)}`;
+  }
   if (toggleable) classes.push('toggleable');
   const label =
     GRID_TEXT.cell({
       visible: visibleText(parts),
       field: GRID_TEXT.fields[field],
-      b,
-      t,
+      row: ctx.rowName(b),
+      position: ctx.positionName(t),
       tok: x.tok,
       id: x.id,
       mask: x.maskSpoken,
@@ -340,7 +367,7 @@ export function createTokenGrid(container, { caption = 'Token grid', interactive
   let cells = [];
   let shown = [];
   let active = { r: 0, t: 0 };
-  let shape = { B: -1, T: -1 };
+  let shape = { B: -1, T: -1, labels: '' };
 
   // Moves the one tab stop (roving tabindex) to cell (r, t), clamped to the grid.
   function moveTabStop(r, t) {
@@ -409,13 +436,17 @@ export function createTokenGrid(container, { caption = 'Token grid', interactive
 
   // Builds the empty table for a B × T batch: headers, rows and cells with their fixed
   // attributes. Cell content, classes and labels are filled in by update().
-  function build(B, T) {
+  function build(B, T, names) {
     const head = h(
       'tr',
       {},
       h('th', { scope: 'col', role: 'columnheader', class: 'corner' }, GRID_TEXT.cornerHeader),
       Array.from({ length: T }, (_, t) =>
-        h('th', { scope: 'col', role: 'columnheader', 'aria-label': GRID_TEXT.columnSpoken(t) }, GRID_TEXT.columnHeader(t)),
+        h(
+          'th',
+          { scope: 'col', role: 'columnheader', 'aria-label': GRID_TEXT.columnSpoken(names.position(t)) },
+          GRID_TEXT.columnHeader(names.position(t)),
+        ),
       ),
     );
     const body = [];
@@ -436,7 +467,7 @@ export function createTokenGrid(container, { caption = 'Token grid', interactive
             h(
               'th',
               { scope: 'row', role: 'rowheader', class: 'row-head' },
-              h('span', { class: f === 0 ? 'row-name' : 'row-name visually-hidden' }, `${GRID_TEXT.rowName(b)} `),
+              h('span', { class: f === 0 ? 'row-name' : 'row-name visually-hidden' }, `${names.row(b)} `),
               h('span', { class: 'field-name' }, GRID_TEXT.fields[field]),
             ),
             rowCells,
@@ -445,7 +476,7 @@ export function createTokenGrid(container, { caption = 'Token grid', interactive
       });
     }
     replaceChildren(table, captionBox, h('thead', {}, head), h('tbody', {}, body));
-    shape = { B, T };
+    shape = { B, T, labels: names.key };
   }
 
   // Writes one cell's description into its <td>, touching only what differs from `was`:
@@ -478,7 +509,7 @@ export function createTokenGrid(container, { caption = 'Token grid', interactive
     return { className: view.className, label: view.label, readOnly, toggle: toggleFlag, layout, parts: view.parts, handles };
   }
 
-  function update(response, { request, diff, caption: captionText } = {}) {
+  function update(response, { request, diff, caption: captionText, highlight, rowLabels, positionLabels } = {}) {
     const hadFocus = table.contains(document.activeElement);
     const batch = response.batch;
     const B = batch.input_ids.length;
@@ -500,6 +531,15 @@ export function createTokenGrid(container, { caption = 'Token grid', interactive
       shift: request?.shift ?? true,
       maxLoss,
       tokenOf: (x) => (x >= 0 && x < vocab.length ? vocab[x] : `#${x}`),
+      highlight,
+      // Rows are numbered from 1 on their own; a window of a bigger batch names them as given.
+      rowName: (b) => (rowLabels ? `row ${rowLabels[b]}` : GRID_TEXT.rowName(b)),
+      positionName: (t) => (positionLabels ? positionLabels[t] : t),
+    };
+    const names = {
+      row: ctx.rowName,
+      position: ctx.positionName,
+      key: `${rowLabels?.join(',') ?? ''}|${positionLabels?.join(',') ?? ''}`,
     };
     const facts = {
       tokens: response.tokens ?? batch.input_ids.map((row) => row.map((x) => `#${x}`)),
@@ -507,8 +547,8 @@ export function createTokenGrid(container, { caption = 'Token grid', interactive
       starts: packedStarts(batch),
     };
 
-    const rebuilt = B !== shape.B || T !== shape.T;
-    if (rebuilt) build(B, T);
+    const rebuilt = B !== shape.B || T !== shape.T || names.key !== shape.labels;
+    if (rebuilt) build(B, T, names);
     const captionWanted = captionText ?? caption;
     if (captionBox.textContent !== captionWanted) captionBox.textContent = captionWanted;
 

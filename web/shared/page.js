@@ -19,6 +19,7 @@ export const NAV = [
   { href: './chat.html', label: 'Chat masks', id: 'chat' },
   { href: './practice.html', label: 'Interview practice', id: 'practice' },
   { href: './train.html', label: 'Train it', id: 'train' },
+  { href: './doctor.html', label: 'Batch doctor', id: 'doctor' },
   { href: './authors.html', label: 'For course authors', id: 'authors' },
 ];
 

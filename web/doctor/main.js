@@ -1,0 +1,408 @@
+// doctor/main.js — the Batch doctor page (doctor.html): paste a batch as the trainer printed it,
+// say what the batch cannot (pad and end ids, encoder, prompt/completion), and read the core's
+// diagnosis: findings (read out in a live region), the cells they are about in the token grid,
+// the figures and which checks ran.
+//
+// Every finding, figure and check comes from one core.doctor call; the grid shows a window of the
+// batch from a second call with `view`. Nothing is computed here, and nothing pasted is ever
+// inserted as HTML (dom.js builds text nodes). State — options, an example, a short paste — is
+// in the URL (doctor-state.js), so a link or an embed shows the same case.
+
+import { loadCore } from '../core/masklab.js';
+import { exerciseIndex } from '../exercise/catalog.js';
+import { createLegend, createTokenGrid } from '../grid/token-grid.js';
+import { h, liveRegion, replaceChildren } from '../shared/dom.js';
+import { renderEmbedPanel } from '../shared/embed-panel.js';
+import { initPage } from '../shared/page.js';
+import { gridInput, windowFor } from './batch-view.js';
+import { renderChecks } from './checks.js';
+import { DOCTOR_STATE, MAX_LINKED_TEXT, doctorRequest, exampleState } from './doctor-state.js';
+import { EXAMPLES, exampleById, exampleText } from './examples.js';
+import { renderFigures } from './figures.js';
+import { renderFindings, verdictLevel, verdictText } from './findings.js';
+import { loadTokenNames, tokenFamilies } from './token-names.js';
+import './doctor.css';
+
+// Every user-visible string of the page script, in one place.
+const TEXT = {
+  loading: 'Loading the WebAssembly core…',
+  ready: 'Ready. Your batch stays in this browser: the C++ core runs here as WebAssembly.',
+  loadFailed: (message) => `The WebAssembly core could not be loaded: ${message}. Reload the page to try again.`,
+  empty: 'Paste a batch above (or pick an example) and the diagnosis appears here.',
+  unreadable: 'The doctor could not read this text:',
+  goTo: (line, column) => `Go to line ${line}, column ${column}`,
+  stale: 'The diagnosis below is for the last batch the doctor could read.',
+  tooLongForLink: (n) => `This batch (${n.toLocaleString('en')} characters) is too long to keep in the link; the link keeps the options only.`,
+  urlProblems: 'Some of the link’s settings could not be used:',
+  announce: (verdict, first) => (first ? `${verdict} First: ${first}` : verdict),
+  caption: (input) => `The pasted batch, ${rowsText(input.rowLabels)}`,
+  window: (input) =>
+    `Showing ${rowsText(input.rowLabels)} and positions ${ranges(input.positionLabels)}` +
+    (input.hidden.rows || input.hidden.positions ? ' of the batch' : '') +
+    '. The cells the selected finding is about are outlined and marked ⚑.',
+  gridNone: 'This finding is about the batch as a whole; the grid shows its first rows.',
+  legendFlag: ['⚑', 'a cell the selected finding is about (outlined)'],
+  familyNone: 'ids only',
+  familyLoading: (label, share) => `Loading the ${label} tokenizer…${share === null ? '' : ` ${Math.round(share * 100)}%`}`,
+  familyFailed: (message) => `The tokenizer could not be loaded: ${message}. The grid shows ids.`,
+  exampleLoaded: (title) => `Loaded the example “${title}”.`,
+  seeDiagnosis: 'See the diagnosis',
+};
+
+const rowsText = (rows) => (rows.length === 1 ? `row ${rows[0]}` : `rows ${rows.join(', ')}`);
+
+// "0 to 2 and -3 to -1": runs of consecutive positions (PyTorch's "..." splits them).
+function ranges(positions) {
+  const runs = [];
+  for (const p of positions) {
+    const run = runs.at(-1);
+    if (run && p === run[1] + 1) run[1] = p;
+    else runs.push([p, p]);
+  }
+  const text = runs.map(([a, b]) => (a === b ? String(a) : `${a} to ${b}`));
+  return text.length > 1 ? `${text.slice(0, -1).join(', ')} and ${text.at(-1)}` : text[0];
+}
+
+// Which grid row to put the focus on when a finding is shown.
+const FOCUS_FIELD = {
+  'mask-values': 'attention_mask',
+  'mask-mismatch': 'attention_mask',
+  'all-ones-mask': 'attention_mask',
+  'packed-attention-mask': 'attention_mask',
+  'right-padded-generation': 'attention_mask',
+  'left-padding': 'attention_mask',
+  'packed-positions': 'position_ids',
+  'packed-without-boundaries': 'input_ids',
+  shapes: 'input_ids',
+};
+
+initPage({ widget: 'doctor' });
+renderEmbedPanel(document.getElementById('share-panel'), { page: 'doctor.html', title: 'masklab batch doctor', height: 1400 });
+
+const $ = (id) => document.getElementById(id);
+const form = $('doctor-form');
+const textarea = $('batch-text');
+const readError = $('read-error');
+const linkNote = $('link-note');
+const status = $('status');
+const verdict = $('verdict');
+const verdictNear = $('verdict-near');
+const staleNote = $('stale-note');
+const findingsList = $('findings');
+const results = document.querySelectorAll('[data-results]');
+const familyControl = $('family-control');
+const familySelect = $('family');
+const familyStatus = $('family-status');
+const announcer = liveRegion();
+document.body.append(announcer);
+
+const { state: initial, problems } = DOCTOR_STATE.read();
+let state = initial;
+let core = null;
+let last = null; // { answer, text } of the last diagnosis
+let grid = null;
+let gridKey = '';
+let tokenNames = null; // { nameOf(ids) } once a family is loaded
+const exerciseTitles = new Map(exerciseIndex().map((e) => [e.id, e.title]));
+
+if (problems.length) {
+  const note = $('url-note');
+  note.hidden = false;
+  replaceChildren(note, h('strong', {}, TEXT.urlProblems), h('ul', {}, problems.map((p) => h('li', {}, p.message))));
+}
+
+// ---- the form ------------------------------------------------------------------------------
+
+function writeForm() {
+  $('pad').value = state.pad;
+  $('eos').value = state.eos;
+  $('eot').value = state.eot;
+  form.elements.model.value = state.model;
+  $('pc').checked = state.pc;
+  if (familySelect.options.length) familySelect.value = state.family;
+}
+
+function readForm() {
+  const id = (el) => (/^\d{1,10}$/.test(el.value.trim()) ? el.value.trim() : '');
+  state = {
+    ...state,
+    pad: id($('pad')),
+    eos: id($('eos')),
+    eot: id($('eot')),
+    model: form.elements.model.value === 'encoder' ? 'encoder' : 'decoder',
+    pc: $('pc').checked,
+    family: familySelect.value ?? '',
+  };
+}
+
+function writeUrl() {
+  const text = textarea.value;
+  const linkable = text.length <= MAX_LINKED_TEXT;
+  linkNote.hidden = linkable || state.ex !== '';
+  if (!linkable) linkNote.textContent = TEXT.tooLongForLink(text.length);
+  DOCTOR_STATE.write({ ...state, text: state.ex || !linkable ? '' : text });
+}
+
+// ---- reading errors ------------------------------------------------------------------------
+
+// Puts the caret on line L, column C of the textarea (columns count characters, as the core does).
+function goTo(line, column) {
+  const lines = textarea.value.split('\n');
+  let offset = 0;
+  for (let i = 0; i < line - 1 && i < lines.length; i += 1) offset += lines[i].length + 1;
+  offset += Math.min(column - 1, (lines[line - 1] ?? '').length);
+  textarea.focus();
+  textarea.setSelectionRange(offset, Math.min(offset + 1, textarea.value.length));
+}
+
+function showReadError(error) {
+  const at = /^line (\d+), column (\d+): /.exec(error.message);
+  textarea.setAttribute('aria-invalid', 'true');
+  readError.hidden = false;
+  replaceChildren(
+    readError,
+    h('strong', {}, TEXT.unreadable),
+    ' ',
+    error.field === 'text' ? error.message : `${error.field}: ${error.message}`,
+    at ? h('button', { type: 'button', class: 'secondary go-to', onclick: () => goTo(Number(at[1]), Number(at[2])) }, TEXT.goTo(at[1], at[2])) : null,
+  );
+  staleNote.hidden = !last;
+  verdictNear.hidden = true;
+  announcer.textContent = `${TEXT.unreadable} ${error.message}`;
+}
+
+function clearReadError() {
+  textarea.removeAttribute('aria-invalid');
+  readError.hidden = true;
+  staleNote.hidden = true;
+}
+
+// ---- the diagnosis -------------------------------------------------------------------------
+
+function showResults(visible) {
+  for (const el of results) el.hidden = !visible;
+}
+
+function diagnose({ announce = true } = {}) {
+  if (!core) return;
+  const text = textarea.value;
+  if (!text.trim()) {
+    last = null;
+    clearReadError();
+    verdict.className = 'verdict';
+    verdict.textContent = TEXT.empty;
+    verdictNear.hidden = true;
+    showResults(false);
+    document.body.dataset.state = 'ready';
+    return;
+  }
+  const answer = core.doctor(doctorRequest(state, text));
+  if (answer.error) {
+    showReadError(answer.error);
+    document.body.dataset.state = 'ready';
+    return;
+  }
+  clearReadError();
+  last = { answer, text };
+  const level = verdictLevel(answer);
+  verdict.className = `verdict ${level}`;
+  verdict.textContent = verdictText(answer);
+  verdictNear.hidden = false;
+  verdictNear.className = `verdict-near ${level}`;
+  replaceChildren(verdictNear, `${verdictText(answer)} `, h('a', { href: '#findings-title' }, TEXT.seeDiagnosis));
+  if (state.finding >= answer.findings.length) state = { ...state, finding: 0 };
+  renderFigures($('figures'), answer.figures);
+  renderChecks($('checks'), answer);
+  showResults(true);
+  showFinding(firstShowable(answer, state.finding), { focus: false });
+  if (announce) announcer.textContent = TEXT.announce(verdictText(answer), answer.findings[0]?.message);
+  document.body.dataset.state = 'ready';
+}
+
+// The finding the grid starts on: the one asked for, else the first with cells.
+function firstShowable(answer, wanted) {
+  const f = answer.findings[wanted];
+  if (f && (f.positions.length || f.rows.length)) return wanted;
+  const i = answer.findings.findIndex((x) => x.positions.length > 0);
+  return i >= 0 ? i : -1;
+}
+
+function renderList(selected) {
+  renderFindings(findingsList, last.answer, {
+    exerciseTitle: (id) => exerciseTitles.get(id) ?? null,
+    onShow: (i) => showFinding(i, { focus: true }),
+    selected,
+  });
+}
+
+function gridFields(batch) {
+  const fields = [];
+  if (tokenNames) fields.push('tokens');
+  fields.push('input_ids', 'attention_mask');
+  if (batch.labels) fields.push('labels');
+  if (batch.position_ids) fields.push('position_ids');
+  return fields;
+}
+
+async function showFinding(index, { focus }) {
+  const { answer, text } = last;
+  const finding = index >= 0 ? answer.findings[index] : null;
+  if (index >= 0 && index !== state.finding) {
+    state = { ...state, finding: index };
+    writeUrl();
+  }
+  renderList(index);
+  const windowed = core.doctor(doctorRequest(state, text, windowFor(finding, answer.figures)));
+  if (windowed.error) return; // the same text was read a moment ago; nothing to show otherwise
+  const names = tokenNames ? await namesFor(windowed.batch.input_ids) : null;
+  if (last?.text !== text) return; // a newer paste replaced this one while names loaded
+  const input = gridInput(windowed.batch, finding, { figures: answer.figures, tokenNames: names });
+  const fields = gridFields(windowed.batch);
+  if (fields.join() !== gridKey) {
+    gridKey = fields.join();
+    grid = createTokenGrid($('token-grid'), { caption: '', fields });
+  }
+  grid.update(input.response, { highlight: input.highlight, rowLabels: input.rowLabels, positionLabels: input.positionLabels, caption: TEXT.caption(input) });
+  $('grid-note').textContent = finding && !finding.positions.length ? `${TEXT.gridNone} ${TEXT.window(input)}` : TEXT.window(input);
+  scrollToFlag();
+  if (focus && finding) {
+    const field = FOCUS_FIELD[finding.id] && fields.includes(FOCUS_FIELD[finding.id]) ? FOCUS_FIELD[finding.id] : fields.includes('labels') ? 'labels' : 'input_ids';
+    const [first] = input.highlight.keys();
+    const [b, t] = first ? first.split('.').map(Number) : [0, 0];
+    grid.focus(b, field, t);
+  }
+}
+
+// Scrolls the grid sideways so the first flagged cell is in view (a phone shows three columns).
+function scrollToFlag() {
+  const box = $('token-grid');
+  const flagged = box.querySelector('td.flagged');
+  const scroller = box.querySelector('.grid-scroll');
+  if (!flagged || !scroller) return;
+  const header = scroller.querySelector('th.corner')?.offsetWidth ?? 0;
+  scroller.scrollLeft = Math.max(0, flagged.offsetLeft - header - 8);
+}
+
+async function namesFor(rows) {
+  const ids = [...new Set(rows.flat().filter((x) => x !== null))];
+  try {
+    const strings = await tokenNames.nameOf(ids);
+    return new Map(ids.map((id, i) => [id, strings[i]]));
+  } catch {
+    return null;
+  }
+}
+
+// ---- examples and model families -------------------------------------------------------------
+
+// `keepOptions`: a link that names an example and options (set after it was picked) keeps them.
+async function loadExample(id, { announce = true, keepOptions = false } = {}) {
+  const example = exampleById(id);
+  const text = example && (await exampleText(id));
+  if (text === null || text === undefined) return;
+  if (!keepOptions) state = exampleState(state, example);
+  textarea.value = text;
+  writeForm();
+  writeUrl();
+  diagnose({ announce: false });
+  if (announce) announcer.textContent = `${TEXT.exampleLoaded(example.title)} ${TEXT.announce(verdictText(last.answer), last.answer.findings[0]?.message)}`;
+}
+
+function renderExamples() {
+  replaceChildren(
+    $('examples'),
+    EXAMPLES.map((e) =>
+      h('li', {}, h('button', { type: 'button', class: 'example-button', onclick: () => loadExample(e.id), title: e.collator }, e.title)),
+    ),
+  );
+}
+
+async function setUpFamilies() {
+  const families = await tokenFamilies().catch(() => []);
+  if (!families.length) return; // the chat page's tokenizers are not part of this build: ids only
+  replaceChildren(familySelect, h('option', { value: '' }, TEXT.familyNone), families.map((f) => h('option', { value: f.id }, f.label)));
+  familySelect.value = families.some((f) => f.id === state.family) ? state.family : '';
+  familyControl.hidden = false;
+  if (familySelect.value) await useFamily(familySelect.value, families);
+}
+
+async function useFamily(id, families) {
+  tokenNames = null;
+  if (!id) return;
+  const label = families.find((f) => f.id === id)?.label ?? id;
+  familyStatus.textContent = TEXT.familyLoading(label, null);
+  try {
+    tokenNames = await loadTokenNames(id, ({ loaded, total }) => {
+      familyStatus.textContent = TEXT.familyLoading(label, total > 0 ? Math.min(1, loaded / total) : null);
+    });
+    familyStatus.textContent = '';
+  } catch (error) {
+    familyStatus.textContent = TEXT.familyFailed(error.message);
+  }
+}
+
+// ---- events --------------------------------------------------------------------------------
+
+let pending = null;
+textarea.addEventListener('input', () => {
+  if (state.ex) state = { ...state, ex: '' };
+  clearTimeout(pending);
+  pending = setTimeout(() => {
+    writeUrl();
+    diagnose();
+  }, 350);
+});
+textarea.addEventListener('keydown', (event) => {
+  if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+    event.preventDefault();
+    form.requestSubmit();
+  }
+});
+form.addEventListener('submit', (event) => {
+  event.preventDefault();
+  clearTimeout(pending);
+  readForm();
+  writeUrl();
+  diagnose();
+});
+form.addEventListener('change', async (event) => {
+  if (event.target === textarea) return;
+  readForm();
+  writeUrl();
+  if (event.target === familySelect) {
+    await useFamily(familySelect.value, [...familySelect.options].map((o) => ({ id: o.value, label: o.textContent })));
+    gridKey = '';
+  }
+  diagnose();
+});
+$('clear').addEventListener('click', () => {
+  textarea.value = '';
+  state = { ...state, ex: '', finding: 0 };
+  writeUrl();
+  diagnose();
+  textarea.focus();
+});
+
+// ---- start ---------------------------------------------------------------------------------
+
+writeForm();
+renderExamples();
+// The examples start open on an empty page, and closed when a link brings a batch.
+$('examples-box').open = !state.text && !state.ex;
+$('grid-legend').append(createLegend([TEXT.legendFlag]));
+if (state.text) textarea.value = state.text;
+try {
+  core = await loadCore();
+  status.textContent = TEXT.ready;
+} catch (error) {
+  status.textContent = TEXT.loadFailed(error.message);
+  status.setAttribute('role', 'alert');
+  status.classList.add('error-box');
+}
+if (core) {
+  await setUpFamilies();
+  const linked = new URLSearchParams(location.search);
+  const keepOptions = ['pad', 'eos', 'eot', 'model', 'pc'].some((key) => linked.has(key));
+  if (!state.text && state.ex) await loadExample(state.ex, { announce: false, keepOptions });
+  else diagnose({ announce: false });
+}
