@@ -24,10 +24,13 @@ const MAX_SEED_BYTES = 64 * 1024; // big requests teach a fuzzer nothing small o
 const cmake = readFileSync(join(root, 'CMakeLists.txt'), 'utf8');
 const commands = new Set(/set\(MASKLAB_FUZZ_COMMANDS ([^)]*)\)/.exec(cmake)[1].trim().split(/\s+/));
 
+// Targets that are not commands (CMakeLists.txt): the doctor on pasted text, the train settings.
+const OTHER_TARGETS = new Set(['doctor_text', 'train_settings']);
+
 let added = 0;
 function seed(folder, text) {
   if (text.length === 0 || text.length > MAX_SEED_BYTES) return;
-  if (folder !== 'shared' && !commands.has(folder)) folder = 'shared';
+  if (folder !== 'shared' && !commands.has(folder) && !OTHER_TARGETS.has(folder)) folder = 'shared';
   const dir = join(corpus, folder);
   mkdirSync(dir, { recursive: true });
   const path = join(dir, createHash('sha1').update(text).digest('hex'));
@@ -39,12 +42,13 @@ function seed(folder, text) {
 // 1. The README's examples: build/native/masklab CMD <<'EOF' … EOF.
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 for (const [, command, request] of readme.matchAll(/build\/native\/masklab (\w+) <<'EOF'\n([\s\S]*?)\nEOF/g))
-  seed(command, request);
+  seed(command === 'doctor' ? 'doctor_text' : command, request);  // doctor reads pasted text, not JSON
 
-// 2. Every request the node suites send (tests/node/helpers.mjs records them).
+// 2. Every request the node suites send (tests/node/helpers.mjs records them). Skipped with
+// MASKLAB_SEED_QUICK=1 (it runs the whole node suite).
 const recorded = mkdtempSync(join(tmpdir(), 'masklab-seeds-'));
 try {
-  const run = spawnSync(process.execPath, ['--test', join(root, 'tests', 'node')], {
+  const run = process.env.MASKLAB_SEED_QUICK ? { status: 0 } : spawnSync(process.execPath, ['--test', join(root, 'tests', 'node')], {
     env: { ...process.env, MASKLAB_RECORD_REQUESTS: recorded },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -64,5 +68,18 @@ for (const file of readdirSync(cppDir).filter((f) => f.endsWith('.cpp'))) {
     seed('shared', literal);
   }
 }
+
+// 4. The doctor's pasted-batch fixtures (printed tensors, JSON, JSONL) and the train settings of
+// the README's `masklab train` examples.
+const doctorDir = join(root, 'tests', 'fixtures', 'doctor');
+for (const file of readdirSync(doctorDir).filter((f) => !f.endsWith('.json')))
+{
+  const text = readFileSync(join(doctorDir, file), 'utf8');
+  seed('doctor_text', text);
+  seed('doctor', JSON.stringify({ text }));
+}
+for (const [, settings] of readme.matchAll(/build\/native\/masklab train <<'EOF'\n([\s\S]*?)\nEOF/g)) seed('train_settings', settings);
+for (const [, settings] of readme.matchAll(/echo '(\{"bug"[^']*)' \| build\/native\/masklab train/g)) seed('train_settings', settings);
+seed('train_settings', '{"bug": "pads_trained", "steps": 20, "seed": 1, "lr": 0.003, "model": "tiny", "mix": "uniform", "log_every": 5}');
 
 console.log(`seed-corpus: ${added} new seed(s) in tests/fuzz/corpus/`);

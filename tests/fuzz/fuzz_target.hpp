@@ -47,4 +47,10 @@ inline void run_one(std::string_view command, const unsigned char* data, std::si
   check_answer(command, run_command(command, text));
 }
 
+// Pasted text for the batch doctor as it is (run_doctor), with default options.
+inline void run_doctor_text(const unsigned char* data, std::size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  check_answer("doctor (text)", run_doctor(text, "{}"));
+}
+
 }  // namespace masklab::fuzz

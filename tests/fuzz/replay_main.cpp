@@ -4,8 +4,9 @@
 //
 //   masklab_fuzz_replay PATH...   each file, or every file in each directory, is given to every
 //                                 run_command command (MASKLAB_FUZZ_COMMANDS) — a collate request
-//                                 sent to loss exercises loss's error paths — and to the typed
-//                                 path's target
+//                                 sent to loss exercises loss's error paths — to the typed
+//                                 path's target, the doctor on the file as pasted text, and the
+//                                 train settings reader
 //
 // Exit status 0 when every input was answered as api.hpp promises; a finding aborts (fuzz_fail)
 // or is reported by a sanitizer.
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "fuzz_target.hpp"
+#include "train_api.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const unsigned char* data, std::size_t size);  // fuzz_tensors.cpp
 
@@ -55,7 +57,12 @@ int main(int argc, char** argv) {
     const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
     for (std::string_view command : names) masklab::fuzz::run_one(command, data, bytes.size());
     LLVMFuzzerTestOneInput(data, bytes.size());
+    masklab::fuzz::run_doctor_text(data, bytes.size());
+    try {
+      (void)masklab::parse_train_settings(bytes);
+    } catch (const masklab::InputError&) {
+    }
   }
-  std::printf("masklab fuzz replay: %zu inputs x %zu commands + the typed path, no finding\n", files.size(), names.size());
+  std::printf("masklab fuzz replay: %zu inputs x %zu commands + the typed path, doctor text, train settings: no finding\n", files.size(), names.size());
   return 0;
 }
