@@ -42,7 +42,7 @@ constexpr int kExitError = 2;  // bad request, bad arguments, unreadable input: 
 constexpr std::string_view kCommands[] = {"collate", "loss", "accumulate", "attention", "inspect", "chat", "train", "doctor"};
 
 constexpr const char* kUsageLine =
-    "usage: masklab collate|loss|accumulate|attention|inspect|chat [FILE] | masklab doctor [FILE] [flags]";
+    "usage: masklab collate|loss|accumulate|attention|inspect|chat|train [FILE] | masklab doctor [FILE] [flags]";
 
 constexpr const char* kDoctorUsage =
     "usage: masklab doctor [FILE] [--pad-token-id N] [--eos-token-id N] [--end-of-turn-id N] [--encoder] "
@@ -237,6 +237,11 @@ int run(int argc, char** argv) {
   if (command == "doctor") return run_doctor(argc, argv);
   if (argc > 3)
     return fail("arguments", std::string("expected at most one FILE; ") + kUsageLine);
+  // `masklab train --help` asks for help, not for a file named --help.
+  if (argc == 3 && (std::string_view(argv[2]) == "--help" || std::string_view(argv[2]) == "-h")) {
+    std::fputs(kHelp, stdout);
+    return std::fflush(stdout) == 0 ? kExitOk : kExitError;
+  }
 
   std::string request, source;
   if (const int code = read_input(argc < 3 ? nullptr : argv[2], request, source); code >= 0) return code;

@@ -8,6 +8,7 @@
 #include "collate.hpp"
 #include "figures.hpp"
 #include "input_error.hpp"
+#include "json.hpp"
 #include "loss.hpp"
 
 namespace masklab {
@@ -109,7 +110,7 @@ void validate_train_settings(const TrainSettings& s) {
   if (s.steps < 1 || s.steps > kMaxTrainSteps)
     throw InputError("steps", "is " + std::to_string(s.steps) + "; expected 1 to " + std::to_string(kMaxTrainSteps));
   if (!(s.lr > 0) || !(s.lr <= kMaxLearningRate) || !std::isfinite(s.lr))
-    throw InputError("lr", "is " + std::to_string(s.lr) + "; expected a learning rate above 0 and at most 0.1");
+    throw InputError("lr", "is " + format_number(s.lr) + "; expected a learning rate above 0 and at most 0.1");
   if (s.log_every < 1 || s.log_every > s.steps)
     throw InputError("log_every", "is " + std::to_string(s.log_every) + "; expected 1 to steps (" +
                                       std::to_string(s.steps) + ")");

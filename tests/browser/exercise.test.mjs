@@ -222,6 +222,19 @@ test('an unknown exercise id gets a clear message and a way back', async () => {
   await page.close();
 });
 
+test('a link to an exercise merged away in issue 10 opens the one it was merged into, and says so', async () => {
+  const page = await openExercise('ex=label-pad-zero&marked=3,4&checked=1');
+  await page.waitForSelector('#exercise-title');
+  assert.equal(await page.evaluate(() => document.body.dataset.state), 'ready');
+  const params = await search(page);
+  assert.equal(params.ex, 'pad-to-max-all-ones', 'the URL now names the survivor');
+  assert.equal(params.marked, undefined, 'marks made on the old passage are dropped');
+  assert.equal(params.checked, undefined);
+  assert.match(await page.textContent('#url-note'), /“label-pad-zero” has been merged into this one/);
+  assert.deepEqual(await selected(page), []);
+  await page.close();
+});
+
 test('bad URL parameters fall back and are reported, not fatal', async () => {
   const page = await openExercise(`ex=${ID}&marked=3,999&checked=maybe`);
   assert.match(await page.textContent('#url-note'), /checked=maybe is not 1 or 0/);

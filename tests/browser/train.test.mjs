@@ -181,8 +181,14 @@ test('reset clears the run; the settings survive a reload; bad URL values are ex
   assert.equal(await page.inputValue('#seed'), '3');
   assert.equal(await page.inputValue('#model'), 'tiny');
   assert.equal(await page.inputValue('#mix'), 'skewed');
+  // Before the first run: three charts with their axes (uPlot draws the ticks on a canvas) and a
+  // line saying how to fill them, not three blank boxes.
+  assert.equal(await page.locator('#curves .uplot canvas').count(), 3);
+  assert.ok(await page.isVisible('.plot-empty'));
+  assert.match(await page.textContent('.plot-empty'), /Press Train: the curves fill in/);
   await page.click('#train');
   await page.waitForFunction(() => Number(document.querySelector('#progress').value) > 0);
+  assert.ok(await page.isHidden('.plot-empty'), 'the hint goes once training starts');
   await page.click('#reset');
   await page.waitForSelector('body[data-train="idle"]');
   assert.equal(await stepsShown(page), 0);

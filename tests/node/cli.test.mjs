@@ -109,6 +109,7 @@ describe('bad invocations', () => {
     assertFailsCleanly(result, 'command');
     assert.ok(result.stderr.includes('frobnicate'));
     assert.ok(result.stderr.includes('usage: masklab'), 'the line tells how to call masklab');
+    assert.ok(result.stderr.includes('|chat|train [FILE]'), 'the short usage names every command, train too');
   });
 
   test('no arguments at all', () => {
@@ -128,6 +129,16 @@ describe('good invocations', () => {
     assert.equal(result.status, 0);
     assert.equal(result.stderr, '');
     assert.match(result.stdout, /^usage: masklab collate\|loss\|accumulate\|attention\|inspect\|chat \[FILE\]/);
+  });
+
+  test('COMMAND --help prints the same usage, not "cannot open file --help"', () => {
+    for (const command of ['train', 'collate']) {
+      const result = runCli(command, null, ['--help']);
+      assert.equal(result.status, 0, result.stderr);
+      assert.equal(result.stderr, '');
+      assert.match(result.stdout, /^usage: masklab /);
+      assert.match(result.stdout, /masklab train \[FILE\]/);
+    }
   });
 
   test('a request from a file and from "-" (stdin) give the same answer', () => {

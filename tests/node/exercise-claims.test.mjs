@@ -21,7 +21,7 @@ const exercises = readdirSync(dir)
   .map((f) => parse(readFileSync(join(dir, f), 'utf8')));
 
 test('the bank has at least 16 exercises, each with claims on both sides', () => {
-  // 20 before issue 10 merged four duplicates (MERGES.md); new exercises only add to it.
+  // 20 before issue 10 merged four duplicates into two survivors; new exercises only add to it.
   assert.ok(exercises.length >= 16, `${exercises.length} exercises`);
   for (const ex of exercises) {
     assert.ok(ex.claims?.length >= 1, `${ex.id} has no claim`);

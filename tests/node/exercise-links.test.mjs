@@ -1,5 +1,5 @@
 // The exercise bank as other files see it: every `ex=<id>` link in the project names an exercise
-// that exists, no file still mentions an exercise merged away in issue 10 (MERGES.md lists them),
+// that exists, no file still mentions an exercise merged away in issue 10 (REMOVED below lists them),
 // no two exercises claim the same place in the list, and every exercise names the sections of
 // docs/semantics.md it relies on.
 
@@ -18,7 +18,7 @@ const exercises = readdirSync(EXERCISES)
   .map((f) => parse(readFileSync(join(EXERCISES, f), 'utf8')));
 const ids = new Set(exercises.map((e) => e.id));
 
-// Merged into pad-to-max-all-ones and pad-eos-mask-by-id (MERGES.md, issue 10 §1).
+// Merged into pad-to-max-all-ones and pad-eos-mask-by-id (issue 10 §1).
 const REMOVED = ['labels-copied-from-input-ids', 'label-pad-zero', 'pad-everything-max-length', 'mask-from-ids-pad-eos'];
 
 // Project files a reader or a page follows: sources, pages, tests, docs. Not build output.
@@ -52,10 +52,24 @@ test('every ex=<id> link in the project names an exercise that exists', () => {
   assert.deepEqual(broken, []);
 });
 
-test('no project file mentions an exercise merged away, except MERGES.md and this test', () => {
+test('an old link to a merged-away id opens the exercise it was merged into', () => {
+  // web/exercise/catalog.js keeps the map the exercise page follows; it must name every removed
+  // id, and only ids that exist in the bank as targets.
+  const catalog = readFileSync(join(REPO_ROOT, 'web', 'exercise', 'catalog.js'), 'utf8');
+  const body = /MERGED_EXERCISES = \{([^}]*)\}/.exec(catalog)?.[1] ?? '';
+  const map = Object.fromEntries([...body.matchAll(/'([a-z0-9-]+)':\s*'([a-z0-9-]+)'/g)].map((m) => [m[1], m[2]]));
+  assert.deepEqual(Object.keys(map).sort(), [...REMOVED].sort());
+  for (const [from, to] of Object.entries(map)) assert.ok(ids.has(to), `${from} -> ${to}, which is not an exercise`);
+});
+
+// The files allowed to name a merged-away id: this test, the redirect map, and the browser test
+// that opens an old link.
+const MAY_NAME_REMOVED = new Set(['tests/node/exercise-links.test.mjs', 'web/exercise/catalog.js', 'tests/browser/exercise.test.mjs']);
+
+test('no project file mentions an exercise merged away, except this test and the redirect', () => {
   const mentions = [];
   for (const { path, text } of files) {
-    if (path === 'MERGES.md' || path === 'tests/node/exercise-links.test.mjs') continue;
+    if (MAY_NAME_REMOVED.has(path)) continue;
     for (const id of REMOVED) if (text.includes(id)) mentions.push(`${path}: ${id}`);
   }
   assert.deepEqual(mentions, []);

@@ -96,6 +96,9 @@ test('bad settings exit 2 with one line naming the field, and print nothing else
     assert.equal(r.stdout, '');
     assert.match(r.stderr, new RegExp(`^masklab: ${field}: [^\\n]+\\n$`));
   }
+  // A number is quoted as the user wrote it, not as C's %f prints it (-1.000000, 0.000000).
+  assert.equal(runCli('train', { bug: 'pads_trained', lr: -1 }).stderr, 'masklab: lr: is -1; expected a learning rate above 0 and at most 0.1\n');
+  assert.match(runCli('train', { bug: 'pads_trained', lr: 0.5 }).stderr, /^masklab: lr: is 0\.5; /);
 });
 
 test('the wasm module trains the same curve as the native CLI (same seed, same settings)', async () => {

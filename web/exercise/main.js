@@ -13,7 +13,7 @@ import { h, liveRegion, replaceChildren } from '../shared/dom.js';
 import { postToHost } from '../shared/embed.js';
 import { applyHiddenPanels, hiddenPanels, initPage } from '../shared/page.js';
 import { loadProgress, recordAttempt } from '../shared/store.js';
-import { exerciseIndex, loadExercise } from './catalog.js';
+import { MERGED_EXERCISES, exerciseIndex, loadExercise } from './catalog.js';
 import { EMBED_PANEL_TEXT, renderEmbedPanel } from '../shared/embed-panel.js';
 import { EXERCISE_STATE } from './exercise-state.js';
 import { renderExplanation } from './explanation.js';
@@ -31,6 +31,7 @@ const TEXT = {
   failTitle: 'Find the bug',
   noContent: 'No exercises are available: the content has not been compiled (run node scripts/content/build-content.mjs).',
   unknown: (id) => `There is no exercise called “${id}”.`,
+  merged: (id) => `The exercise “${id}” has been merged into this one, so the link opens it here; marks and answers saved for the old passage do not apply and were dropped.`,
   seeAll: 'See all exercises',
   urlProblems: 'Some of the link’s settings could not be used:',
   badUnits: (n) => `URL parameter marked named ${n} word${n === 1 ? '' : 's'} outside this passage; they were dropped.`,
@@ -116,11 +117,20 @@ function exerciseLinks(index) {
 async function main() {
   status.textContent = TEXT.loading;
   const index = exerciseIndex();
-  const { state: initial, problems } = EXERCISE_STATE.read();
-  const notes = problems.map((p) => p.message);
+  const fromUrl = EXERCISE_STATE.read();
+  let initial = fromUrl.state;
+  const notes = fromUrl.problems.map((p) => p.message);
   if (index.length === 0) return fail(TEXT.noContent);
 
-  const id = initial.ex || index[0].id;
+  let id = initial.ex || index[0].id;
+  const survivor = MERGED_EXERCISES[id];
+  if (survivor && !index.some((e) => e.id === id)) {
+    // An old link: open the exercise it was merged into, with a fresh state, and say so.
+    notes.push(TEXT.merged(id));
+    id = survivor;
+    initial = { ...EXERCISE_STATE.defaults(), ex: id };
+    EXERCISE_STATE.write(initial);
+  }
   let exercise;
   try {
     exercise = await loadExercise(id);

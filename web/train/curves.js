@@ -2,7 +2,7 @@
 // the loss over real targets, the eval loss (scored the correct way for both runs), and P(<eos>)
 // where an answer ends. One point per logged step, straight from the workers' lines.
 //
-//   const curves = createCurves(container);
+//   const curves = createCurves(container, totalSteps);   // empty axes until the first run
 //   curves.reset(totalSteps);
 //   curves.add('buggy', lines);   // Float64Array [step, train, real, eval, eos] × k
 //
@@ -84,10 +84,10 @@ function isDecade(v) {
   return Math.abs(v / 10 ** exponent - 1) < 1e-9;
 }
 
-export function createCurves(container) {
+export function createCurves(container, totalSteps = 1) {
   const charts = {};
   const tableBody = h('tbody');
-  let total = 1;
+  let total = totalSteps;
   const data = { buggy: [], fixed: [] }; // arrays of lines (each a plain array of 5 numbers)
   const rowsShown = new Set();
   let queued = false;
@@ -115,7 +115,9 @@ export function createCurves(container) {
       h('table', {}, h('caption', {}, CURVES_TEXT.tableCaption), h('thead', {}, h('tr', {}, CURVES_TEXT.columns.map((c) => h('th', { scope: 'col' }, c)))), tableBody),
     ),
   );
-  replaceChildren(container, grid, table);
+  // Before the first run the charts are empty axes; this line says how to fill them.
+  const emptyNote = h('p', { class: 'status plot-empty' }, CURVES_TEXT.empty);
+  replaceChildren(container, emptyNote, grid, table);
 
   function seriesData(key) {
     const steps = new Set();
@@ -211,6 +213,8 @@ export function createCurves(container) {
     }
   }
 
+  for (const chart of Object.values(charts)) draw(chart);
+
   new ResizeObserver(() => {
     for (const chart of Object.values(charts)) if (chart.plot && Math.abs(chart.plot.width - chart.box.clientWidth) > 4) draw(chart);
   }).observe(grid);
@@ -225,6 +229,7 @@ export function createCurves(container) {
       data.fixed = [];
       rowsShown.clear();
       tableBody.replaceChildren();
+      emptyNote.hidden = true; // from the first Train on, the status line says what is happening
       for (const chart of Object.values(charts)) draw(chart);
     },
     add(run, lines) {

@@ -206,7 +206,7 @@ form.addEventListener('change', () => {
 // ---------------------------------------------------------------------------------------------
 // Training
 
-const curves = createCurves($('curves'));
+const curves = createCurves($('curves'), state.steps);
 let phase = 'idle'; // idle | training | paused | done | error
 let runInfo = null;
 let progressByRun = {};
