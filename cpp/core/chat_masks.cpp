@@ -68,6 +68,10 @@ void validate(const ChatInput& in) {
                                        idx(used[i - 1].second) + ") and [" + idx(used[i].first) + ", " + idx(used[i].second) + "))");
   if (in.generation_mask && static_cast<int>(in.generation_mask->size()) != T)
     throw InputError("generation_mask", "has " + idx(static_cast<int>(in.generation_mask->size())) + " entries but input_ids has " + idx(T));
+  if (in.turn_mask && static_cast<int>(in.turn_mask->size()) != T)
+    throw InputError("turn_mask", "has " + idx(static_cast<int>(in.turn_mask->size())) + " entries but input_ids has " + idx(T));
+  if (in.target == ChatTarget::TurnByTurn && !in.turn_mask)
+    throw InputError("turn_mask", "is missing; the turn_by_turn target needs the mask measured from growing prefixes");
   if (in.target == ChatTarget::Completion && !in.completion_start)
     throw InputError("completion_start", "is missing; the completion target needs the first token after the prompt");
   if (in.completion_start && (*in.completion_start < 0 || *in.completion_start > T))
@@ -131,8 +135,13 @@ void warn(ChatResult& r, std::string id, std::string severity, int turn, std::ve
   r.warnings.push_back({std::move(id), std::move(severity), turn, std::move(positions), std::move(message)});
 }
 
-// Most frequent id at the assistant turns' end-of-turn positions (before truncation).
+// The id that ends the last assistant turn (before truncation): the token generation must stop
+// on. Templates that end earlier turns differently (gpt-oss: <|end|> for every message but the
+// last, whose final answer ends with <|return|>; docs/semantics.md §8.6) are judged by the last.
+// Without an end-of-turn token there, the most frequent one among the other assistant turns.
 std::optional<int> end_of_turn_id(const ChatInput& in) {
+  const int last = last_assistant(in);
+  if (last >= 0 && in.spans[last].end_of_turn >= 0) return in.input_ids[in.spans[last].end_of_turn];
   std::map<int, int> count;
   for (const ChatSpan& s : in.spans)
     if (s.rendered && s.role == "assistant" && s.end_of_turn >= 0) ++count[in.input_ids[s.end_of_turn]];
@@ -160,6 +169,7 @@ const char* chat_reason_name(ChatReason r) {
     case ChatReason::NotGeneration: return "not_generation";
     case ChatReason::TemplateSearch: return "template_search";
     case ChatReason::PadId: return "pad_id";
+    case ChatReason::TurnRange: return "turn_range";
   }
   return "?";
 }
@@ -167,10 +177,10 @@ const char* chat_reason_name(ChatReason r) {
 const std::vector<std::string>& chat_warning_ids() {
   static const std::vector<std::string> ids = {
       "assistant_turn_untrained", "truncated_answer",       "truncated_end_of_turn",
-      "response_template_not_found", "no_generation_blocks", "end_of_turn_untrained",
+      "response_template_not_found", "response_template_in_message", "no_generation_blocks", "end_of_turn_untrained",
       "pad_is_end_of_turn",       "eos_differs_from_end_of_turn", "not_prefix_stable",
       "doubled_bos",              "message_not_rendered",   "prompt_not_prefix",
-      "generation_differs_from_roles", "boundary_token"};
+      "turn_mask_differs_from_roles", "generation_differs_from_roles", "boundary_token"};
   return ids;
 }
 
@@ -196,6 +206,7 @@ ChatResult chat_masks(const ChatInput& in) {
       case ChatTarget::Generation:
         reason[t] = in.generation_mask && (*in.generation_mask)[t] ? ChatReason::Trained : ChatReason::NotGeneration;
         break;
+      case ChatTarget::TurnByTurn: reason[t] = (*in.turn_mask)[t] ? ChatReason::Trained : ChatReason::TurnRange; break;
     }
   }
   // 2. Masking by pad id: DataCollatorForLanguageModeling's labels[labels == pad] = -100. The
@@ -274,6 +285,7 @@ ChatResult chat_masks(const ChatInput& in) {
     else if (in.target == ChatTarget::LastAssistant) why = " — only the last assistant turn is a target";
     else if (in.target == ChatTarget::Generation) why = " — it lies outside every {% generation %} block";
     else if (in.target == ChatTarget::Completion) why = " — it is part of the prompt";
+    else if (in.target == ChatTarget::TurnByTurn) why = " — the ranges measured from growing prefixes cover it";
     else if (in.pad_masking == PadMasking::ById) why = " — its tokens equal the pad id";
     warn(r, "assistant_turn_untrained", "error", turn.message, positions_of(s.header_begin, s.tail_end),
          turn_name(turn.message, s.role) + " has no trained token" + why + ".");
@@ -298,6 +310,37 @@ ChatResult chat_masks(const ChatInput& in) {
   if (in.target == ChatTarget::ResponseTemplate && !search->response_found)
     warn(r, "response_template_not_found", "error", -1, {},
          "the response template's token ids do not occur in this sequence (TRL: “Could not find response key … This instance will be ignored in loss calculation”).");
+  // The search cannot tell a template header from the same ids typed inside a message (a user
+  // quoting a chat log): each match in a message's text is taken for an assistant header.
+  if (in.target == ChatTarget::ResponseTemplate) {
+    const int n = static_cast<int>(in.response_template_ids.size());
+    const bool last_match_wins = in.instruction_template_ids.empty();
+    std::vector<std::vector<int>> inside(in.spans.size());
+    std::vector<bool> decides(in.spans.size(), false);  // holds the last match, from which training starts
+    for (int e : search->response_ends)
+      for (int t = e - n; t < e; ++t)
+        if (t >= 0 && part[t] == Part::Content && message_of[t] >= 0) {
+          for (int u = e - n; u < e; ++u)
+            if (kept(u)) inside[message_of[t]].push_back(out_pos(u));
+          if (last_match_wins && e == search->response_ends.back()) decides[message_of[t]] = true;
+          break;
+        }
+    int foreign_trained = 0;
+    for (const ChatTurn& turn : r.turns) foreign_trained += in.spans[turn.message].role != "assistant" ? turn.trained : 0;
+    for (size_t k = 0; k < inside.size(); ++k) {
+      if (inside[k].empty()) continue;
+      std::string effect;
+      if (foreign_trained > 0)
+        effect = ", and " + idx(foreign_trained) + " token(s) of messages that are not the assistant's are trained.";
+      else if (decides[k])
+        effect = ", and as the last match it decides: nothing before it is trained.";
+      else
+        effect = "; a later match decides here, so it changes nothing (with an instruction template it would).";
+      warn(r, "response_template_in_message", foreign_trained > 0 || decides[k] ? "error" : "warning", static_cast<int>(k), inside[k],
+           "the response template's ids occur inside the text of " + turn_name(static_cast<int>(k), in.spans[k].role) +
+               ": the search takes them for an assistant header" + effect);
+    }
+  }
   if (in.target == ChatTarget::Generation && !in.generation_mask)
     warn(r, "no_generation_blocks", "error", -1, {},
          "the chat template has no {% generation %} block, so return_assistant_tokens_mask is all zeros (transformers only warns; TRL 0.24 raises).");
@@ -346,6 +389,19 @@ ChatResult chat_masks(const ChatInput& in) {
   if (in.target == ChatTarget::Completion && !in.prompt_is_prefix)
     warn(r, "prompt_not_prefix", "warning", last, {},
          "the prompt rendered with the generation prompt is not a prefix of the whole conversation (TRL: “Mismatch between tokenized prompt and the start of tokenized prompt+completion”).");
+  // A mask from growing prefixes is right only where every prefix renders as a prefix
+  // (docs/semantics.md §8.2): where it is not, its ranges slide off the turns they were measured for.
+  if (in.target == ChatTarget::TurnByTurn) {
+    std::vector<int> differ;
+    for (int t = keep_from; t < keep_to; ++t) {
+      const bool by_role = role_rule(in, message_of[t], part[t], last) == ChatReason::Trained;
+      if (by_role != ((*in.turn_mask)[t] != 0)) differ.push_back(out_pos(t));
+    }
+    if (!differ.empty())
+      warn(r, "turn_mask_differs_from_roles", "warning", -1, differ,
+           idx(static_cast<int>(differ.size())) + " token(s) are labelled differently by the turn-by-turn mask than by the role spans" +
+               (in.prefix_breaks.empty() ? "." : ": the template renders earlier turns differently once later ones exist, so token counts of the shorter renders point at the wrong tokens."));
+  }
   if (in.generation_mask) {
     std::vector<int> differ;
     for (int t = keep_from; t < keep_to; ++t) {

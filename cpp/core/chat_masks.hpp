@@ -24,7 +24,9 @@ enum class ChatTarget {
   LastAssistant,     // only the last assistant turn (LLaMA-Factory's mask_history)
   Completion,        // prompt/completion: every token from completion_start on (TRL completion_mask)
   Generation,        // the template's {% generation %} blocks (return_assistant_tokens_mask)
-  ResponseTemplate   // TRL's DataCollatorForCompletionOnlyLM search (response_template.hpp)
+  ResponseTemplate,  // TRL's DataCollatorForCompletionOnlyLM search (response_template.hpp)
+  TurnByTurn         // a mask built from token counts of growing prefixes (open-instruct's
+                     // sft_tulu_tokenize_and_truncate): `turn_mask`, measured by the caller
 };
 
 enum class EndOfTurnPolicy { Every, Last, Never };  // axolotl train_on_eos: turn/all, last, none
@@ -49,6 +51,7 @@ struct ChatInput {
   std::vector<std::string> tokens;       // [T] display strings, for warning messages
   std::vector<ChatSpan> spans;           // one per message, conversation order
   std::optional<std::vector<int>> generation_mask;  // [T] 1 inside {% generation %}; absent: no blocks
+  std::optional<std::vector<int>> turn_mask;        // [T] TurnByTurn: 1 = trained, 0 = inside a non-assistant range
   std::optional<int> bos_token_id, eos_token_id, pad_token_id;
   std::string eos_token, pad_token;      // their strings, for messages
   ChatTarget target = ChatTarget::Assistant;
@@ -75,7 +78,8 @@ enum class ChatReason : unsigned char {
   Prompt,                         // before completion_start (Completion)
   NotGeneration,                  // outside every {% generation %} block (Generation)
   TemplateSearch,                 // set -100 by the response-template search
-  PadId                           // its id equals pad_token_id and padding is masked by id
+  PadId,                          // its id equals pad_token_id and padding is masked by id
+  TurnRange                       // inside a non-assistant range of the turn-by-turn mask (TurnByTurn)
 };
 const char* chat_reason_name(ChatReason r);  // "", "system", …, "role_header", "pad_id"
 
@@ -104,7 +108,7 @@ struct ChatResult {
   std::vector<std::string> part_of;      // [T'] "header" | "content" | "end_of_turn" | "tail" | "scaffolding"
   std::vector<ChatTurn> turns;           // one per message
   int truncated_tokens = 0;
-  std::optional<int> end_of_turn_token_id;  // the id that ends assistant turns in this render
+  std::optional<int> end_of_turn_token_id;  // the id that ends the last assistant turn in this render
   std::vector<ChatWarning> warnings;
 };
 

@@ -13,7 +13,7 @@ namespace masklab {
 namespace {
 
 const std::vector<std::string_view> kChatFields = {
-    "input_ids", "tokens", "messages", "generation_mask", "bos_token_id", "eos_token_id", "pad_token_id",
+    "input_ids", "tokens", "messages", "generation_mask", "turn_mask", "bos_token_id", "eos_token_id", "pad_token_id",
     "eos_token", "pad_token", "target", "end_of_turn", "train_role_headers", "pad_masking", "max_length",
     "truncation_side", "response_template_ids", "instruction_template_ids", "completion_start",
     "prompt_is_prefix", "prefix_breaks", "boundary_tokens", "vocab_size"};
@@ -106,6 +106,7 @@ ChatInput decode_chat(const Json& request) {
   for (size_t k = 0; k < messages->items().size(); ++k)
     in.spans.push_back(decode_span(messages->items()[k], "messages[" + std::to_string(k) + "]"));
   if (const Json* v = r.get("generation_mask")) in.generation_mask = bounded_ints(*v, "generation_mask", kMaxChatTokens);
+  if (const Json* v = r.get("turn_mask")) in.turn_mask = bounded_ints(*v, "turn_mask", kMaxChatTokens);
   in.bos_token_id = optional_int(r, "bos_token_id");
   in.eos_token_id = optional_int(r, "eos_token_id");
   in.pad_token_id = optional_int(r, "pad_token_id");
@@ -113,7 +114,7 @@ ChatInput decode_chat(const Json& request) {
   if (const Json* v = r.get("pad_token")) in.pad_token = read_string(*v, "pad_token").substr(0, kMaxTokenText);
   if (const Json* v = r.get("target"))
     in.target = static_cast<ChatTarget>(read_choice(
-        *v, "target", {"all", "assistant", "last_assistant", "completion", "generation", "response_template"}));
+        *v, "target", {"all", "assistant", "last_assistant", "completion", "generation", "response_template", "turn_by_turn"}));
   if (const Json* v = r.get("end_of_turn"))
     in.end_of_turn = static_cast<EndOfTurnPolicy>(read_choice(*v, "end_of_turn", {"every", "last", "never"}));
   if (const Json* v = r.get("train_role_headers")) in.train_role_headers = read_bool(*v, "train_role_headers");

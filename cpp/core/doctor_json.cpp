@@ -117,9 +117,13 @@ Json encode_view(const DoctorBatch& d, const DoctorView& v, std::optional<int> p
   return out;
 }
 
-std::optional<int> optional_int_field(const ObjectReader& r, const char* key) {
-  if (const Json* v = r.get(key)) return read_int(*v, key);
-  return std::nullopt;
+// A token id the user gives (pad, EOS, end of turn): refused when negative, as collate does.
+std::optional<int> optional_token_id(const ObjectReader& r, const char* key) {
+  const Json* v = r.get(key);
+  if (!v) return std::nullopt;
+  const int id = read_int(*v, key);
+  if (id < 0) throw InputError(key, "is " + std::to_string(id) + "; token ids must be >= 0");
+  return id;
 }
 
 }  // namespace
@@ -137,9 +141,9 @@ DoctorRequest decode_fields(const Json& request, bool with_text) {
     if (!text) throw InputError("text", "is missing; paste what print(batch) printed, a JSON object or JSON lines");
     out.text = read_string(*text, "text");
   }
-  out.options.pad_token_id = optional_int_field(r, "pad_token_id");
-  out.options.eos_token_id = optional_int_field(r, "eos_token_id");
-  out.options.end_of_turn_id = optional_int_field(r, "end_of_turn_id");
+  out.options.pad_token_id = optional_token_id(r, "pad_token_id");
+  out.options.eos_token_id = optional_token_id(r, "eos_token_id");
+  out.options.end_of_turn_id = optional_token_id(r, "end_of_turn_id");
   if (const Json* v = r.get("encoder")) out.options.encoder = read_bool(*v, "encoder");
   if (const Json* v = r.get("prompt_completion")) out.options.prompt_completion = read_bool(*v, "prompt_completion");
   if (const Json* v = r.get("view")) {

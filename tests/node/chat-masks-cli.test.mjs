@@ -84,10 +84,33 @@ describe('the planted bad conversation and unreadable lines', () => {
       [['--family', 'qwen3', '--target', 'some', 'x.jsonl'], /--target "some" is not one of/],
       [['--family', 'qwen3', 'missing.jsonl'], /missing\.jsonl: no such file/],
       [['--family', 'qwen3', '--eos-token', '<|nope|>', `${FIXTURES}/sft-sample.jsonl`], /is not a token of Qwen3/],
+      [['--family', 'qwen3', '--jobs', '0', `${FIXTURES}/sft-sample.jsonl`], /--jobs must be a whole number from 1 to 16/],
+      [['--family', 'gptoss', '--date', '2025-02-30', `${FIXTURES}/sft-sample.jsonl`], /--date "2025-02-30" is not a date/],
     ]) {
       const r = run(args);
       assert.equal(r.status, 2, args.join(' '));
       assert.match(r.stderr, message);
     }
+  });
+});
+
+describe('worker threads', () => {
+  test('--jobs 2 prints exactly what --jobs 1 prints, in line order, with the same status', () => {
+    for (const file of ['sft-sample.jsonl', 'sft-unreadable.jsonl']) {
+      const one = run(['--family', 'qwen3', '--max-length', '64', '--jobs', '1', `${FIXTURES}/${file}`]);
+      const two = run(['--family', 'qwen3', '--max-length', '64', '--jobs', '2', `${FIXTURES}/${file}`]);
+      assert.equal(untimed(two.stdout), untimed(one.stdout), file);
+      assert.equal(two.stderr, one.stderr, file);
+      assert.equal(two.status, one.status, file);
+    }
+  });
+
+  test('gpt-oss with --date prints that date into its system message (the turns count it as template text)', () => {
+    const a = run(['--family', 'gptoss', '--date', '2025-08-05', `${FIXTURES}/sft-sample.jsonl`]);
+    const b = run(['--family', 'gptoss', '--date', '2031-01-09', `${FIXTURES}/sft-sample.jsonl`]);
+    assert.equal(a.status, 0, a.stderr);
+    const trained = (r) => r.stdout.split('\n').filter((l) => /jsonl:\d+: \d+ tokens, /.test(l)).map((l) => l.replace(/: \d+ tokens, /, ': '));
+    assert.equal(trained(a).length, 4);
+    assert.deepEqual(trained(b), trained(a));
   });
 });

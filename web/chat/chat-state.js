@@ -14,9 +14,10 @@ import { defineState } from '../shared/url-state.js';
 import { END_OF_TURN, PAD_CHOICES, PAD_MASKING, TARGETS } from './chat-request.js';
 import { DEFAULT_FAMILY, FAMILIES, ROLES } from './families.js';
 import { DEFAULT_PRESET, PRESETS, presetById } from './presets.js';
+import { MAX_LINK_TEMPLATE, TPL_PATTERN } from './template-link.js';
 
 export const MAX_URL_CONVERSATION = 20000; // characters of JSON; browsers accept far longer URLs
-export const BREAK_SCENARIOS = ['response_template', 'pad_id', 'all', 'never_eot'];
+export const BREAK_SCENARIOS = ['response_template', 'pad_id', 'all', 'never_eot', 'turn_by_turn'];
 
 export const CHAT_STATE = defineState({
   f: { type: 'enum', values: FAMILIES.map((f) => f.id), default: DEFAULT_FAMILY },
@@ -38,6 +39,7 @@ export const CHAT_STATE = defineState({
   multiple: { type: 'enum', values: ['0', '8', '16', '64'], default: '0' },
   packing: { type: 'enum', values: ['none', 'flatten'], default: 'none' },
   ex: { type: 'string', maxLength: 80, pattern: /^[a-z0-9-]+$/, default: '' },
+  tpl: { type: 'string', maxLength: MAX_LINK_TEMPLATE + 2, pattern: TPL_PATTERN, default: '' }, // a pasted template (template-link.js)
 });
 
 /** Parses `c`; throws an Error whose message says what is wrong. */

@@ -4,10 +4,13 @@
 //   const t = compileTemplate(source);                 // throws ChatError(kind 'template') if it does not parse
 //   renderChat(t, messages, { specials, kwargs, addGenerationPrompt })   // -> string
 //
-// The context is transformers': `messages`, `add_generation_prompt`, every special token the
+// The context is transformers': `messages`, `tools` and `documents` (None unless given, as
+// apply_chat_template passes them), `add_generation_prompt`, every special token the
 // tokenizer_config.json names (bos_token, eos_token, …; absent ones are left undefined, as
-// transformers leaves out unset tokens), the template kwargs (e.g. enable_thinking), and
-// @huggingface/jinja's helpers raise_exception and strftime_now (today's date, as in Python).
+// transformers leaves out unset tokens), the template kwargs (e.g. enable_thinking), and the
+// helpers raise_exception and strftime_now. strftime_now reads a clock the caller may fix
+// (`now`, a function returning a Date; today by default, as Python's datetime.now()), so tests
+// and the content build render gpt-oss's "Current date:" line the same on every day.
 //
 // `{% generation %}` … `{% endgeneration %}` (transformers PR #30650): the block renders its body
 // unchanged, and transformers records where the body landed (return_assistant_tokens_mask).
@@ -15,7 +18,7 @@
 // block of our own, so whitespace control and trim_blocks act on it as on any block tag in
 // Python's Jinja, and, for the instrumented render, print a private-use marker character inside it.
 
-import { Template } from '@huggingface/jinja';
+import { Environment, Interpreter, Template } from '@huggingface/jinja';
 
 export class ChatError extends Error {
   /** kind: 'template' | 'render' | 'message' | 'tokenize'; messageIndex: 0-based or null. */
@@ -79,17 +82,71 @@ function compileUncached(source) {
   };
 }
 
+// Python's strftime in the C locale (what transformers' strftime_now gives on a server): the
+// directives chat templates use. @huggingface/jinja's own strftime_now takes month names from the
+// browser's locale and cannot be given a fixed date, so the page and node use this one.
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const pad2 = (n) => String(n).padStart(2, '0');
+export function strftime(date, format) {
+  return String(format).replace(/%[YmdbBaAHMSy%]/g, (d) => {
+    switch (d) {
+      case '%Y': return String(date.getFullYear());
+      case '%y': return pad2(date.getFullYear() % 100);
+      case '%m': return pad2(date.getMonth() + 1);
+      case '%d': return pad2(date.getDate());
+      case '%b': return MONTHS[date.getMonth()].slice(0, 3);
+      case '%B': return MONTHS[date.getMonth()];
+      case '%a': return DAYS[date.getDay()].slice(0, 3);
+      case '%A': return DAYS[date.getDay()];
+      case '%H': return pad2(date.getHours());
+      case '%M': return pad2(date.getMinutes());
+      case '%S': return pad2(date.getSeconds());
+      default: return '%';
+    }
+  });
+}
+
 function context(messages, { specials = {}, kwargs = {}, addGenerationPrompt = false } = {}) {
-  const ctx = { ...kwargs, messages, add_generation_prompt: addGenerationPrompt };
+  const ctx = { messages, tools: null, documents: null, ...kwargs, add_generation_prompt: addGenerationPrompt };
   for (const [name, value] of Object.entries(specials)) if (value !== null && value !== undefined) ctx[name] = value;
   return ctx;
 }
+
+// Template.render of @huggingface/jinja 0.5.11 with our strftime_now: the same globals
+// (setupGlobals in its runtime), then the context, then its interpreter.
+function renderWith(template, items, now) {
+  const env = new Environment();
+  env.set('false', false);
+  env.set('true', true);
+  env.set('none', null);
+  env.set('raise_exception', (message) => {
+    throw new Error(message);
+  });
+  env.set('range', range);
+  env.set('strftime_now', (format) => strftime(now(), format));
+  env.set('True', true);
+  env.set('False', false);
+  env.set('None', null);
+  for (const [key, value] of Object.entries(items)) env.set(key, value);
+  return new Interpreter(env).run(template.parsed).value;
+}
+
+function range(start, stop, step = 1) {
+  if (stop === undefined) [start, stop] = [0, start];
+  if (step === 0) throw new Error('range() step must not be zero');
+  const out = [];
+  for (let i = start; step > 0 ? i < stop : i > stop; i += step) out.push(i);
+  return out;
+}
+
+const today = () => new Date();
 
 /** Renders with the compiled template (`which`: 'plain' | 'marked'); template errors become ChatError. */
 export function renderChat(compiled, messages, options = {}, which = 'plain') {
   const template = compiled[which] ?? compiled.plain;
   try {
-    return template.render(context(messages, options));
+    return renderWith(template, context(messages, options), options.now ?? today);
   } catch (error) {
     throw new ChatError(error.message, { kind: 'render' });
   }

@@ -3,7 +3,8 @@
 // largest vocabularies: never on the page's main thread), and renders, tokenizes and cuts
 // conversations with the shared modules (chat-analysis.js, chat-request.js).
 //
-// Messages in:  { type: 'load', family, base, files }            files: { name: bytes } from manifest.json
+// Messages in:  { type: 'load', family, base }
+//               { type: 'sizes', family, files }                  files: { name: bytes } from manifest.json
 //               { type: 'analyse', seq, family, messages, options, policies }
 //               { type: 'tokens', seq, family, ids }                  (the batch doctor's token strings)
 // Messages out: { type: 'progress', family, loaded, total, cached }
@@ -36,7 +37,7 @@ function download(url, total, onBytes) {
     const xhr = new XMLHttpRequest();
     xhr.open('GET', url);
     xhr.responseType = 'arraybuffer';
-    xhr.onprogress = (event) => onBytes(event.loaded, Math.max(total, event.loaded));
+    xhr.onprogress = (event) => onBytes(event.loaded, Math.max(total, event.lengthComputable ? event.total : 0, event.loaded));
     xhr.onload = () => {
       if (xhr.status >= 200 && xhr.status < 300) resolve(new Uint8Array(xhr.response));
       else reject(new Error(`${url.split('/').slice(-2).join('/')}: HTTP ${xhr.status}`));
@@ -55,25 +56,29 @@ async function fetchJson(url, total, onBytes) {
     return JSON.parse(new TextDecoder().decode(bytes));
   }
   const bytes = await download(url, total, onBytes);
-  const data = JSON.parse(new TextDecoder().decode(bytes));
-  if (cache) await cache.put(url, new Response(bytes, { headers: { 'content-type': 'application/json' } })).catch(() => {});
-  return data;
+  // Stored for the next visit while this one goes on: building the tokenizer never waits for the disk.
+  if (cache) cache.put(url, new Response(bytes.slice(), { headers: { 'content-type': 'application/json' } })).catch(() => {});
+  return JSON.parse(new TextDecoder().decode(bytes));
 }
 
-async function loadFamily({ family: id, base, files }) {
+const sizes = new Map(); // family -> { name: bytes }, from the page's manifest when it arrives
+
+async function loadFamily({ family: id, base }) {
   const family = familyById(id);
   const folder = new URL(`tokenizers/${familyFolder(family)}/`, base);
   const names = ['tokenizer_config.json', 'tokenizer.json'];
-  const total = names.reduce((s, n) => s + (files?.[n] ?? 0), 0);
   const seen = Object.fromEntries(names.map((n) => [n, 0]));
+  const size = Object.fromEntries(names.map((n) => [n, 0]));
+  const total = () => names.reduce((s, n) => s + Math.max(size[n], sizes.get(id)?.[n] ?? 0, seen[n]), 0);
   let cached = true;
-  const progress = (name) => (loaded, _size, fromCache = false) => {
+  const progress = (name) => (loaded, length, fromCache = false) => {
     seen[name] = loaded;
+    size[name] = length;
     cached = cached && fromCache;
-    postMessage({ type: 'progress', family: id, loaded: seen['tokenizer.json'] + seen['tokenizer_config.json'], total, cached });
+    postMessage({ type: 'progress', family: id, loaded: seen['tokenizer.json'] + seen['tokenizer_config.json'], total: total(), cached });
   };
-  const [tokenizerConfig, tokenizerJson] = await Promise.all(names.map((n) => fetchJson(new URL(n, folder).href, files?.[n] ?? 0, progress(n))));
-  postMessage({ type: 'progress', family: id, loaded: total, total, cached, building: true });
+  const [tokenizerConfig, tokenizerJson] = await Promise.all(names.map((n) => fetchJson(new URL(n, folder).href, 0, progress(n))));
+  postMessage({ type: 'progress', family: id, loaded: total(), total: total(), cached, building: true });
   return createChatFamily(family, { tokenizerJson, tokenizerConfig });
 }
 
@@ -92,15 +97,19 @@ function describe(fam) {
 
 function analyse(fam, { messages, options, policies }) {
   const started = performance.now();
-  const chat = analyseChat(fam, messages, { ...options, generationPrompt: policies.target === 'response_template' });
+  const chat = analyseChat(fam, messages, { ...options, generationPrompt: policies.target === 'response_template', turnByTurn: policies.target === 'turn_by_turn' });
   const request = chatRequest(fam, chat, policies);
   // The page draws from display strings and spans; offsets and vocabulary strings stay here
   // (structured-cloning [T][2] arrays is most of a large conversation's round trip).
-  const { offsets: _o, charSpans: _c, tokens: _t, ...forPage } = chat;
+  const { offsets: _o, charSpans: _c, tokens: _t, turnMask: _m, ...forPage } = chat;
   return { chat: forPage, request, ms: performance.now() - started };
 }
 
 self.onmessage = async ({ data }) => {
+  if (data.type === 'sizes') {
+    sizes.set(data.family, data.files);
+    return;
+  }
   if (data.type === 'load') {
     if (!families.has(data.family)) families.set(data.family, loadFamily(data));
     try {

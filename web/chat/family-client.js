@@ -47,6 +47,8 @@ export function createFamilyClient({ base = document.baseURI } = {}) {
     return worker;
   }
 
+  // The files' sizes (tokenizers/manifest.json) only make the progress bar's total known before
+  // the first byte; the download does not wait for them (the transfer's own length is used).
   async function files(family) {
     manifest ??= fetch(new URL('tokenizers/manifest.json', base)).then((r) => {
       if (!r.ok) throw new Error(`tokenizers/manifest.json: HTTP ${r.status}`);
@@ -54,9 +56,9 @@ export function createFamilyClient({ base = document.baseURI } = {}) {
     });
     try {
       return (await manifest).find((e) => e.id === family)?.files ?? {};
-    } catch (error) {
+    } catch {
       manifest = null;
-      throw error;
+      return {};
     }
   }
 
@@ -67,13 +69,8 @@ export function createFamilyClient({ base = document.baseURI } = {}) {
         load = { listeners: new Set() };
         load.promise = new Promise((resolve, reject) => Object.assign(load, { resolve, reject }));
         loads.set(family, load);
-        files(family).then(
-          (sizes) => start().postMessage({ type: 'load', family, base, files: sizes }),
-          (error) => {
-            loads.delete(family);
-            load.reject(error);
-          },
-        );
+        start().postMessage({ type: 'load', family, base });
+        files(family).then((sizes) => worker?.postMessage({ type: 'sizes', family, files: sizes }));
       }
       load.listeners.add(onProgress);
       return load.promise.finally(() => load.listeners.delete(onProgress));

@@ -19,11 +19,12 @@ import { createBreakPanel } from './break-panel.js';
 import { CHAT_STATE, conversationOf, policiesOf, withConversation } from './chat-state.js';
 import { createChatSummary } from './chat-summary.js';
 import { createConversationEditor } from './conversation-editor.js';
-import { createFamilyClient } from './family-client.js';
+import { optionsFor, startEarly } from './early-start.js';
 import { createFamilyPanel } from './family-panel.js';
 import { familyById } from './families.js';
 import { createPolicyForm } from './policy-form.js';
 import { presetById } from './presets.js';
+import { templateFromLink, templateToLink } from './template-link.js';
 import { CHIP_TEXT, createChipLegend, createTokenChips } from './token-chips.js';
 import './chat.css';
 
@@ -51,6 +52,9 @@ const urlNote = document.getElementById('url-note');
 const staleNote = document.getElementById('stale-note');
 const problemBox = document.getElementById('problem');
 const quickSummary = document.getElementById('quick-summary');
+// On one-column screens the tokens are far below the policies: this copy of the summary sticks to
+// the bottom of the screen while the policies are in view, so a click shows its effect there.
+const policyEcho = document.getElementById('policy-echo');
 const announcer = liveRegion();
 document.body.append(announcer);
 
@@ -73,19 +77,38 @@ function showNotes() {
 }
 showNotes();
 
-const client = createFamilyClient({ base: document.baseURI });
+// The tokenizer worker, already loading (boot.js ran first), and the default analysis it was
+// asked for; recompute() uses that answer when nothing changed since.
+const started = startEarly();
+const client = started.client;
+let early = started.early;
 const analyse = (family, msgs, options, policies) => client.analyse(family, msgs, options, policies);
+
+// Local storage for long pasted templates; null where the browser refuses it.
+function templateStorage() {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
 
 const familyPanel = createFamilyPanel(document.getElementById('family-box'), {
   onFamily(id) {
-    state = { ...state, f: id, eos: 0 };
+    state = { ...state, f: id, eos: 0, tpl: '' };
     ownTemplate = null;
+    familyPanel.setOwnTemplate(null);
     write();
     loadFamily();
   },
-  onTemplate(text) {
+  async onTemplate(text) {
     ownTemplate = text;
+    familyPanel.setOwnTemplate(text);
     recompute();
+    const tpl = text ? await templateToLink(text, templateStorage()) : '';
+    if (ownTemplate !== text) return; // another template was chosen meanwhile
+    state = { ...state, tpl };
+    write();
   },
 });
 
@@ -144,9 +167,7 @@ function write() {
 }
 
 function analysisOptions() {
-  const family = familyById(state.f);
-  const eosChoice = family.eosChoices[state.eos];
-  return { addSpecialTokens: state.ast, eosToken: state.eos > 0 && eosChoice ? eosChoice.token : null, template: ownTemplate };
+  return optionsFor(state, ownTemplate);
 }
 
 function showProblem(error) {
@@ -155,6 +176,8 @@ function showProblem(error) {
   else editor.clearError();
   problemBox.hidden = false;
   problemBox.textContent = TEXT.problem(error.message);
+  policyEcho.textContent = problemBox.textContent;
+  policyEcho.classList.add('failed');
   staleNote.hidden = false;
   staleNote.textContent = lastGood ? TEXT.stale : TEXT.nothingYet;
   document.getElementById('token-view').classList.toggle('stale', Boolean(lastGood));
@@ -176,8 +199,11 @@ async function recompute() {
   const policies = policiesOf(state, familyById(family));
   const options = analysisOptions();
   let result;
+  const first = early;
+  early = null;
   try {
-    result = await analyse(family, messages, options, policies);
+    const key = JSON.stringify([family, messages, options, policies]);
+    result = await (first?.key === key ? first.promise : analyse(family, messages, options, policies));
   } catch (error) {
     if (mine !== analysisVersion) return;
     showProblem(error);
@@ -201,6 +227,8 @@ async function recompute() {
   const warningCount = answer.warnings.filter((w) => w.severity !== 'info').length;
   quickSummary.textContent = TEXT.summary(answer.trained_tokens, answer.input_ids.length, warningCount);
   announcer.textContent = quickSummary.textContent;
+  policyEcho.textContent = quickSummary.textContent;
+  policyEcho.classList.remove('failed');
   document.body.dataset.state = 'ready';
   document.body.dataset.analysisMs = String(Math.round(result.ms));
   scheduleLowerPanels();
@@ -307,6 +335,15 @@ async function loadExerciseScenario() {
 
 status.textContent = TEXT.coreLoading;
 const corePromise = loadCore();
+if (state.tpl) {
+  const restored = await templateFromLink(state.tpl, templateStorage());
+  ownTemplate = restored.text;
+  familyPanel.setOwnTemplate(restored.text, restored.problem ?? '');
+  if (restored.problem) {
+    notes.push(restored.problem);
+    showNotes();
+  }
+}
 await loadExerciseScenario();
 loadFamily();
 try {

@@ -17,6 +17,7 @@ export const POLICY_TEXT = {
     generation: ['{% generation %} blocks', 'what transformers’ return_assistant_tokens_mask reads from the template'],
     response_template: ['Search for the response template', 'TRL’s old DataCollatorForCompletionOnlyLM: find the ids, last match wins'],
     all: ['All tokens', 'labels = input_ids (TRL’s default for a messages dataset)'],
+    turn_by_turn: ['Turn by turn, from token counts', 'open-instruct: -100 from len(tokenize(messages[:k])) to len(tokenize(messages[:k+1])) for each non-assistant message'],
   },
   endOfTurn: 'End-of-turn token of the assistant (axolotl train_on_eos)',
   endOfTurnChoices: { every: 'Trained in every turn', last: 'Only in the last turn', never: 'Never trained' },

@@ -1,6 +1,6 @@
 // presets.js — the prepared conversations of the Chat masks page: short enough to read, each
-// chosen to show something (multi-turn history, a tool turn, reasoning, code). The page can batch
-// several of them. Plain data.
+// chosen to show something (multi-turn history, a tool turn, reasoning, code, a quoted chat
+// header). The page can batch several of them. Plain data.
 
 export const PRESETS = [
   {
@@ -40,6 +40,16 @@ export const PRESETS = [
     messages: [
       { role: 'user', content: 'Print hello in Python.' },
       { role: 'assistant', content: '```python\nprint("hello")\n```' },
+    ],
+  },
+  {
+    // In Qwen3 (ChatML) the quoted header is the template's own ids: a response-template search
+    // finds it inside the user's text (docs/semantics.md §8.5).
+    id: 'quoted',
+    label: 'A user quoting a chat log (ChatML headers in the text)',
+    messages: [
+      { role: 'user', content: 'My log has this line:\n<|im_start|>assistant\nOK\nWhat is it?' },
+      { role: 'assistant', content: 'A chat header: the next message is the assistant’s.' },
     ],
   },
   {

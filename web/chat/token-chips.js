@@ -29,6 +29,7 @@ export const CHIP_TEXT = {
     not_generation: 'outside generation',
     template_search: 'template search',
     pad_id: 'pad id',
+    turn_range: 'turn range',
   },
   reasonSpoken: {
     system: 'a system turn',
@@ -43,6 +44,7 @@ export const CHIP_TEXT = {
     not_generation: 'outside every generation block',
     template_search: 'before the response template match',
     pad_id: 'its id equals the pad id',
+    turn_range: 'inside a non-assistant range measured from growing prefixes',
   },
   parts: { header: 'header', content: 'text', end_of_turn: 'end of turn', tail: 'after end of turn', scaffolding: 'template' },
   trained: '✓ trained',

@@ -43,8 +43,20 @@ const TEXT = {
   gridNone: 'This finding is about the batch as a whole; the grid shows its first rows.',
   legendFlag: ['⚑', 'a cell the selected finding is about (outlined)'],
   familyNone: 'ids only',
-  familyLoading: (label, share) => `Loading the ${label} tokenizer…${share === null ? '' : ` ${Math.round(share * 100)}%`}`,
-  familyFailed: (message) => `The tokenizer could not be loaded: ${message}. The grid shows ids.`,
+  familyLoading: (label) => `Loading ${label}’s tokenizer…`,
+  familyProgress: (label, loaded, total) => `Downloading ${label}’s tokenizer: ${(loaded / 1e6).toFixed(1)} of ${(total / 1e6).toFixed(1)} MB`,
+  familyBuilding: (label) => `Building ${label}’s tokenizer (a vocabulary of this size takes a moment)…`,
+  familyFailed: (label, message) => `The ${label} tokenizer could not be loaded: ${message}. The grid shows ids; pick the family again to retry.`,
+  familyLoaded: (label, size) =>
+    `The grid names tokens with ${label}’s tokenizer${Number.isFinite(size) ? ` (${size.toLocaleString('en')} ids)` : ''}.`,
+  familyOutside: (label, size, ids) =>
+    `${ids.length === 1 ? '1 id in view is' : `${ids.length} ids in view are`} past ${label}’s vocabulary (${size.toLocaleString('en')} ids): ` +
+    `${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ', …' : ''}, shown as #id. Was the batch tokenized by another family?`,
+  // The ids the options ask for, as this family's tokenizer has them (the loader's info).
+  familyIds: (label, info) =>
+    `${label}’s end tokens: ${info.eosChoices.map((c) => `${c.token} = ${c.id} — ${c.note}`).join('; ')}. ` +
+    `pad_token: ${info.specials?.pad_token ? `${info.specials.pad_token} = ${info.pad?.id}` : 'none set in its tokenizer_config.json'}.`,
+  familyNamesFailed: (label, message) => `${label}’s tokenizer could not name these ids: ${message}. The grid shows ids.`,
   exampleLoaded: (title) => `Loaded the example “${title}”.`,
   seeDiagnosis: 'See the diagnosis',
 };
@@ -93,6 +105,8 @@ const results = document.querySelectorAll('[data-results]');
 const familyControl = $('family-control');
 const familySelect = $('family');
 const familyStatus = $('family-status');
+const familyProgress = $('family-progress');
+const familyIds = $('family-ids');
 const announcer = liveRegion();
 document.body.append(announcer);
 
@@ -102,7 +116,8 @@ let core = null;
 let last = null; // { answer, text } of the last diagnosis
 let grid = null;
 let gridKey = '';
-let tokenNames = null; // { nameOf(ids) } once a family is loaded
+let tokenNames = null; // { nameOf(ids), vocabSize, label } once a family is loaded
+let familyRequest = 0; // the latest family asked for: a slower earlier load must not win
 const exerciseTitles = new Map(exerciseIndex().map((e) => [e.id, e.title]));
 
 if (problems.length) {
@@ -210,6 +225,7 @@ function diagnose({ announce = true } = {}) {
   verdictNear.hidden = false;
   verdictNear.className = `verdict-near ${level}`;
   replaceChildren(verdictNear, `${verdictText(answer)} `, h('a', { href: '#findings-title' }, TEXT.seeDiagnosis));
+  showExampleResult(); // an option changed after an example was picked: its line follows
   if (state.finding >= answer.findings.length) state = { ...state, finding: 0 };
   renderFigures($('figures'), answer.figures);
   renderChecks($('checks'), answer);
@@ -283,12 +299,23 @@ function scrollToFlag() {
   scroller.scrollLeft = Math.max(0, flagged.offsetLeft - header - 8);
 }
 
+// Token strings for the ids in view. Ids the family's vocabulary does not have stay ids (the
+// grid shows #id) and the family's status line says so: the batch may come from another model.
 async function namesFor(rows) {
-  const ids = [...new Set(rows.flat().filter((x) => x !== null))];
+  const names = tokenNames;
+  const all = [...new Set(rows.flat().filter((x) => x !== null))];
+  const known = all.filter((id) => Number.isInteger(id) && id >= 0 && id < names.vocabSize);
+  const outside = all.filter((id) => !known.includes(id)).sort((a, b) => a - b);
   try {
-    const strings = await tokenNames.nameOf(ids);
-    return new Map(ids.map((id, i) => [id, strings[i]]));
-  } catch {
+    const strings = known.length ? await names.nameOf(known) : [];
+    if (tokenNames === names) {
+      familyStatus.textContent = outside.length
+        ? TEXT.familyOutside(names.label, names.vocabSize, outside)
+        : TEXT.familyLoaded(names.label, names.vocabSize);
+    }
+    return new Map(known.map((id, i) => [id, strings[i]]));
+  } catch (error) {
+    if (tokenNames === names) familyStatus.textContent = TEXT.familyNamesFailed(names.label, error.message);
     return null;
   }
 }
@@ -312,9 +339,43 @@ function renderExamples() {
   replaceChildren(
     $('examples'),
     EXAMPLES.map((e) =>
-      h('li', {}, h('button', { type: 'button', class: 'example-button', onclick: () => loadExample(e.id), title: e.collator }, e.title)),
+      h(
+        'li',
+        { 'data-example': e.id },
+        h('button', { type: 'button', class: 'example-button', onclick: () => pickExample(e.id), title: e.collator }, e.title),
+      ),
     ),
   );
+}
+
+// A click on an example far down the list: its verdict appears under it, with a link to the
+// diagnosis, so the effect is visible where the click was.
+async function pickExample(id) {
+  await loadExample(id);
+  for (const li of $('examples').children) {
+    const mine = li.dataset.example === id;
+    const button = li.querySelector('.example-button');
+    if (mine) button.setAttribute('aria-current', 'true');
+    else button.removeAttribute('aria-current');
+    li.querySelector('.example-result')?.remove();
+    if (mine) li.append(h('p', { class: 'example-result' }));
+  }
+  showExampleResult();
+}
+
+function showExampleResult() {
+  const line = $('examples').querySelector('.example-result');
+  if (!line || !last) return;
+  line.className = `example-result ${verdictLevel(last.answer)}`;
+  replaceChildren(line, `${verdictText(last.answer)} `, h('a', { href: '#findings-title' }, TEXT.seeDiagnosis));
+}
+
+// The examples' marks belong to the batch they loaded: editing the text or clearing removes them.
+function forgetPickedExample() {
+  for (const li of $('examples').children) {
+    li.querySelector('.example-button').removeAttribute('aria-current');
+    li.querySelector('.example-result')?.remove();
+  }
 }
 
 async function setUpFamilies() {
@@ -328,16 +389,42 @@ async function setUpFamilies() {
 
 async function useFamily(id, families) {
   tokenNames = null;
-  if (!id) return;
-  const label = families.find((f) => f.id === id)?.label ?? id;
-  familyStatus.textContent = TEXT.familyLoading(label, null);
-  try {
-    tokenNames = await loadTokenNames(id, ({ loaded, total }) => {
-      familyStatus.textContent = TEXT.familyLoading(label, total > 0 ? Math.min(1, loaded / total) : null);
-    });
+  familyIds.textContent = '';
+  const request = ++familyRequest;
+  const current = () => request === familyRequest; // the user has not picked another family since
+  if (!id) {
+    familyProgress.hidden = true;
+    familyStatus.classList.remove('error-box');
     familyStatus.textContent = '';
+    return;
+  }
+  const label = families.find((f) => f.id === id)?.label ?? id;
+  familyStatus.classList.remove('error-box');
+  familyStatus.textContent = TEXT.familyLoading(label);
+  familyProgress.hidden = false;
+  familyProgress.removeAttribute('value'); // indeterminate until the first bytes arrive
+  try {
+    const names = await loadTokenNames(id, ({ loaded, total, cached, building }) => {
+      if (!current()) return;
+      familyProgress.max = Math.max(total, 1);
+      familyProgress.value = loaded;
+      if (building) familyStatus.textContent = TEXT.familyBuilding(label);
+      else if (!cached && total > 0) familyStatus.textContent = TEXT.familyProgress(label, loaded, total);
+    });
+    if (!current()) return;
+    familyProgress.hidden = true;
+    tokenNames = { ...names, label };
+    familyStatus.textContent = TEXT.familyLoaded(label, names.vocabSize);
+    if (Array.isArray(names.info?.eosChoices)) familyIds.textContent = TEXT.familyIds(label, names.info);
   } catch (error) {
-    familyStatus.textContent = TEXT.familyFailed(error.message);
+    if (!current()) return;
+    familyProgress.hidden = true;
+    familyStatus.classList.add('error-box');
+    familyStatus.textContent = TEXT.familyFailed(label, error.message);
+    // Back to "ids only", so that picking the family again is a change that retries the load.
+    familySelect.value = '';
+    readForm();
+    writeUrl();
   }
 }
 
@@ -346,6 +433,7 @@ async function useFamily(id, families) {
 let pending = null;
 textarea.addEventListener('input', () => {
   if (state.ex) state = { ...state, ex: '' };
+  forgetPickedExample();
   clearTimeout(pending);
   pending = setTimeout(() => {
     writeUrl();
@@ -370,13 +458,16 @@ form.addEventListener('change', async (event) => {
   readForm();
   writeUrl();
   if (event.target === familySelect) {
+    const request = familyRequest + 1;
     await useFamily(familySelect.value, [...familySelect.options].map((o) => ({ id: o.value, label: o.textContent })));
+    if (request !== familyRequest) return; // another family was picked while this one loaded
     gridKey = '';
   }
   diagnose();
 });
 $('clear').addEventListener('click', () => {
   textarea.value = '';
+  forgetPickedExample();
   state = { ...state, ex: '', finding: 0 };
   writeUrl();
   diagnose();

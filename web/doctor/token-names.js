@@ -2,16 +2,18 @@
 // strings with a model family's real tokenizer, as the Chat masks page loads it.
 //
 //   const families = await tokenFamilies();          // [{ id, label }], [] when unavailable
-//   const names = await loadTokenNames(id, onProgress); // -> { nameOf(ids) -> Promise<string[]> }
+//   const names = await loadTokenNames(id, onProgress); // -> { nameOf(ids) -> Promise<string[]>, vocabSize, info }
 //
 // The family list and loader belong to the chat page (web/chat/families.js, family-client.js).
 // They are looked up lazily, with import.meta.glob, so this page builds and works without them:
 // when they are absent — or the loader cannot name ids yet — tokenFamilies() is empty and the
 // page simply shows ids. What the loader must offer: load(family, onProgress) and
-// tokenStrings(family, ids) -> Promise<string[]>.
+// tokenStrings(family, ids) -> Promise<string[]>; token-chips.js's visibleText, when present,
+// draws whitespace the way the chat page does.
 
 const familyModules = import.meta.glob('../chat/families.js');
 const clientModules = import.meta.glob('../chat/family-client.js');
+const chipModules = import.meta.glob('../chat/token-chips.js');
 
 let clientPromise = null;
 async function familyClient() {
@@ -33,6 +35,13 @@ export async function tokenFamilies() {
 export async function loadTokenNames(familyId, onProgress = () => {}) {
   const client = await familyClient();
   if (!client || typeof client.tokenStrings !== 'function') throw new Error('token names are not available in this build');
-  await client.load(familyId, onProgress);
-  return { nameOf: (ids) => client.tokenStrings(familyId, ids) };
+  const info = await client.load(familyId, onProgress);
+  // vocabSize (ids 0..V-1): ids past it are not this family's, so the page does not ask for them.
+  const vocabSize = Number.isInteger(info?.vocabSize) ? info.vocabSize : Infinity;
+  // Whitespace made visible as on the Chat masks page (' ' -> '·', '\n' -> '↵', '' -> '∅'):
+  // a token that is only spaces must not look like an empty cell.
+  const loadChips = Object.values(chipModules)[0];
+  const chips = loadChips ? await loadChips().catch(() => null) : null;
+  const visible = typeof chips?.visibleText === 'function' ? chips.visibleText : (text) => text;
+  return { nameOf: async (ids) => (await client.tokenStrings(familyId, ids)).map(visible), vocabSize, info };
 }

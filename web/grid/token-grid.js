@@ -201,8 +201,8 @@ export function createLegend(extra = []) {
 // Per-position facts of batch row b that every cell's spoken label repeats: [T] objects.
 // A batch may leave out labels or position_ids (the doctor shows what was pasted), carry a
 // per-cell `segment_start` instead of seq_lengths, and have shorter rows: a missing id is an
-// absent cell.
-function positionFacts(batch, b, T, { tokens, pads, starts }) {
+// absent cell. `reasons` (the chat page's) name label reasons the grid's own list does not have.
+function positionFacts(batch, b, T, { tokens, pads, starts, reasons }) {
   let example = 0;  // packed examples started so far in this row (segment_start)
   return Array.from({ length: T }, (_, t) => {
     const idValue = batch.input_ids[b][t];
@@ -211,7 +211,7 @@ function positionFacts(batch, b, T, { tokens, pads, starts }) {
     const segmentStart = batch.segment_start?.[b]?.[t] === 1;
     if (segmentStart) example += 1;
     const reasonKey = batch.label_reasons?.[b]?.[t] ?? '';
-    const reason = GRID_TEXT.reasons[reasonKey];
+    const reason = reasons[reasonKey] ?? GRID_TEXT.reasons[reasonKey];
     const isPad = pads[b][t] === 1;
     const padTrained = isPad && label !== null && label !== IGNORE;
     const labelSpoken =
@@ -346,7 +346,9 @@ function describeCell(field, b, t, x, ctx) {
   return { className: classes.join(' '), label, parts, toggleable };
 }
 
-export function createTokenGrid(container, { caption = 'Token grid', interactive = false, onToggle, fields = FIELDS } = {}) {
+// `reasons` adds label reasons a page's own batches use ({ key: { glyph, short, spoken } }, e.g. the
+// chat page's system / user / role header), looked up before the grid's own.
+export function createTokenGrid(container, { caption = 'Token grid', interactive = false, onToggle, fields = FIELDS, reasons = {} } = {}) {
   const shownFields = fields.filter((f) => FIELDS.includes(f));
   const id = `token-grid-${(gridCount += 1)}`;
   const hint = h('p', { class: 'visually-hidden', id: `${id}-hint` }, interactive ? GRID_TEXT.interactiveHint : GRID_TEXT.readOnlyHint);
@@ -545,6 +547,7 @@ export function createTokenGrid(container, { caption = 'Token grid', interactive
       tokens: response.tokens ?? batch.input_ids.map((row) => row.map((x) => `#${x}`)),
       pads,
       starts: packedStarts(batch),
+      reasons,
     };
 
     const rebuilt = B !== shape.B || T !== shape.T || names.key !== shape.labels;

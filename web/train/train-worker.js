@@ -50,7 +50,6 @@ function yieldToMessages() {
 
 async function train(job, core) {
   let stepsPerChunk = 1;
-  let sentBatch = false;
   let lastPost = 0;
   while (current === job && !job.paused) {
     const started = performance.now();
@@ -63,13 +62,15 @@ async function train(job, core) {
     }
     const msPerStep = elapsed / stepsPerChunk;
     const finished = result.stepsDone >= job.steps;
-    if (result.lines.length || finished || !sentBatch || performance.now() - lastPost >= QUIET_POST_MS) {
+    if (result.lines.length || finished || !job.sentBatch || performance.now() - lastPost >= QUIET_POST_MS) {
       post({ type: 'progress', id: job.id, run: job.run, stepsDone: result.stepsDone, lines: result.lines, msPerStep }, [
         result.lines.buffer,
       ]);
       lastPost = performance.now();
     }
-    if (!sentBatch) {
+    // Step 1's batch, once per run: a resume calls train() again, and the two runs pause at
+    // different steps, so a batch sent after resuming would pair different steps in the table.
+    if (!job.sentBatch) {
       const batch = core.lastBatch();
       post({ type: 'batch', id: job.id, run: job.run, batch }, [
         batch.input_ids.buffer,
@@ -79,7 +80,7 @@ async function train(job, core) {
         batch.weights.targets.buffer,
         batch.weights.weights.buffer,
       ]);
-      sentBatch = true;
+      job.sentBatch = true;
     }
     if (finished) {
       const samples = core.samples();
@@ -105,7 +106,7 @@ self.onmessage = async ({ data }) => {
   const { type, id } = data;
   if (type === 'start') {
     current = null; // any earlier run stops at its next chunk boundary
-    const job = { id, run: data.run, paused: false, steps: 0 };
+    const job = { id, run: data.run, paused: false, steps: 0, sentBatch: false };
     let core;
     try {
       core = await loadModule();

@@ -1,0 +1,38 @@
+// early-start.js — the Chat masks page's first tokenizer load and analysis, started by a tiny
+// entry script (boot.js) before the page's own code has even downloaded: the tokenizer's download,
+// build and the default conversation's analysis are most of a first visit, and they run in the
+// worker while the rest of the page loads. main.js picks up the same client and the pending
+// analysis (this module is shared by both entries, so there is one worker).
+//
+//   const { client, early } = startEarly();   // early: { key, promise } | null
+//
+// Links that name a pasted template or an exercise change what is analysed: for them only the
+// tokenizer load starts early.
+
+import { CHAT_STATE, conversationOf, policiesOf } from './chat-state.js';
+import { createFamilyClient } from './family-client.js';
+import { familyById } from './families.js';
+
+let started = null;
+
+/** The analysis options the page uses for a state (pasted template: `template`). */
+export function optionsFor(state, template = null) {
+  const family = familyById(state.f);
+  const eosChoice = family.eosChoices[state.eos];
+  return { addSpecialTokens: state.ast, eosToken: state.eos > 0 && eosChoice ? eosChoice.token : null, template };
+}
+
+export function startEarly() {
+  if (started) return started;
+  const client = createFamilyClient({ base: document.baseURI });
+  const { state } = CHAT_STATE.read();
+  let early = null;
+  client.load(state.f).catch(() => {}); // the page reports load errors itself
+  if (!state.tpl && !state.ex) {
+    const request = [state.f, conversationOf(state).messages, optionsFor(state), policiesOf(state, familyById(state.f))];
+    early = { key: JSON.stringify(request), promise: client.analyse(...request) };
+    early.promise.catch(() => {});
+  }
+  started = { client, early };
+  return started;
+}
