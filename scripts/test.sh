@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, in the order a failure is cheapest to read; stops at the first failure.
-#   C++ doctest -> node tests of the wasm module, CLI and content -> site build -> headless Chromium.
+#   C++ doctest -> node tests of the wasm module, CLI and content -> the same C++ suite, the CLI
+#   tests and a replay of the fuzz corpus under AddressSanitizer + UndefinedBehaviorSanitizer
+#   -> site build -> headless Chromium.
 # Ends with one plain line "masklab: N passed, 0 failed" summing the three runners' counts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,12 +19,26 @@ build/native/masklab_tests --no-version=true | tee "$counts/doctest.txt" | tail 
 
 # spec on the screen, TAP into a file for the counts.
 node_tests() {
+  local name=$1
+  shift
   node --test --test-reporter=spec --test-reporter-destination=stdout \
-    --test-reporter=tap --test-reporter-destination="$counts/$1.tap" "$2"
+    --test-reporter=tap --test-reporter-destination="$counts/$name.tap" "$@"
 }
 
 echo "test: wasm module, CLI and content (node --test tests/node/)"
 node_tests node tests/node/
+
+# The sanitizer build (g++, -O1): the doctest suite, a replay of every seed and saved finding of
+# the fuzzers (tests/fuzz/) through each command, and the CLI's node tests against this CLI.
+# Any report aborts the run (-fno-sanitize-recover); leaks are reported too.
+echo "test: C++ core and CLI under AddressSanitizer + UndefinedBehaviorSanitizer (build/sanitize)"
+export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
+cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=Debug -DMASKLAB_SANITIZE=ON "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g" >/dev/null
+cmake --build build/sanitize -j2 --target masklab_tests masklab masklab_fuzz_replay
+build/sanitize/masklab_tests --no-version=true | tee "$counts/doctest-sanitize.txt" | tail -n 3
+build/sanitize/masklab_fuzz_replay tests/fuzz/corpus tests/fuzz/regressions
+MASKLAB_CLI=build/sanitize/masklab node_tests sanitize-cli tests/node/cli.test.mjs tests/node/readme.test.mjs tests/node/parity.test.mjs
+unset ASAN_OPTIONS UBSAN_OPTIONS
 
 echo "test: site build (vite build -> dist/)"
 npx vite build
@@ -30,7 +46,7 @@ npx vite build
 echo "test: pages in headless Chromium (node --test tests/browser/)"
 node_tests browser tests/browser/
 
-cpp=$(sed -n 's/.*test cases: *[0-9]* *| *\([0-9]*\) passed.*/\1/p' "$counts/doctest.txt")
+cpp=$(cat "$counts"/doctest*.txt | sed -n 's/.*test cases: *[0-9]* *| *\([0-9]*\) passed.*/\1/p' | awk '{ s += $1 } END { print s + 0 }')
 node_pass=$(cat "$counts"/*.tap | awk '/^# pass [0-9]+$/ { s += $3 } END { print s + 0 }')
 node_fail=$(cat "$counts"/*.tap | awk '/^# fail [0-9]+$/ { s += $3 } END { print s + 0 }')
 echo "masklab: $((cpp + node_pass)) passed, ${node_fail} failed"

@@ -57,7 +57,7 @@ val error_value(const std::string& field, const std::string& message) {
 std::string start(std::string settings_json, std::string kind) {
   try {
     if (kind != "buggy" && kind != "fixed") throw masklab::InputError("run", "must be \"buggy\" or \"fixed\"");
-    const masklab::TrainSettings settings = masklab::decode_train_settings(masklab::parse_json(settings_json));
+    const masklab::TrainSettings settings = masklab::parse_train_settings(settings_json);
     current = std::make_unique<masklab::TrainRun>(settings, kind == "buggy" ? masklab::RunKind::Buggy
                                                                               : masklab::RunKind::Fixed);
     using masklab::Json;

@@ -5,7 +5,8 @@
 //   masklab doctor [FILE] [--pad-token-id N] [--eos-token-id N] [--end-of-turn-id N] [--encoder]
 //                  [--prompt-completion]
 //
-// Reads one JSON request from FILE (or stdin when FILE is absent or "-"), hands it unchanged to
+// Reads one JSON request from FILE (or stdin when FILE is absent or "-"; at most
+// masklab::kMaxRequestBytes of it, and a leading UTF-8 byte order mark is dropped), hands it to
 // masklab::run_command — the same entry point the WebAssembly module calls, so both give identical
 // answers — and prints the JSON answer plus a newline on stdout (exit 0).
 // On any failure it prints exactly ONE line on stderr, `masklab: <field>: <message>`, and exits 2.
@@ -18,9 +19,13 @@
 // never edits a request or an answer.
 
 #include "api.hpp"
+#include "limits.hpp"
 #include "json.hpp"
 #include "train_api.hpp"
 
+#include <sys/stat.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -100,13 +105,22 @@ bool is_command(std::string_view name) {
   return false;
 }
 
-// Reads a whole stream; returns false (with errno_out set) on a read error.
-bool read_all(std::FILE* in, std::string& out, int& errno_out) {
+// Reads a whole stream, but never more than kMaxRequestBytes + 1 bytes: one byte over the bound
+// is enough to refuse, and `masklab collate </dev/zero` must end at once instead of growing
+// until memory runs out. Returns false (with errno_out set) on a read error.
+bool read_bounded(std::FILE* in, std::string& out, int& errno_out) {
+  const size_t cap = masklab::kMaxRequestBytes + 1;
+  // Room for the whole text at once, so the string never doubles past what was read: a file's
+  // size, or the bound for a pipe (reserved address space costs no memory until it is written).
+  struct stat st {};
+  const bool regular = fstat(fileno(in), &st) == 0 && S_ISREG(st.st_mode);
+  out.reserve(regular ? std::min(cap, static_cast<size_t>(st.st_size) + 1) : cap);
   char buffer[1 << 16];
-  for (;;) {
-    const size_t n = std::fread(buffer, 1, sizeof buffer, in);
+  while (out.size() < cap) {
+    const size_t want = std::min(sizeof buffer, cap - out.size());
+    const size_t n = std::fread(buffer, 1, want, in);
     out.append(buffer, n);
-    if (n < sizeof buffer) break;
+    if (n < want) break;
   }
   if (std::ferror(in)) {
     errno_out = errno;
@@ -123,14 +137,20 @@ int read_input(const char* path, std::string& text, std::string& source) {
   int read_errno = 0;
   bool read_ok = false;
   if (from_stdin) {
-    read_ok = read_all(stdin, text, read_errno);
+    read_ok = read_bounded(stdin, text, read_errno);
   } else {
     std::FILE* file = std::fopen(path, "rb");
     if (file == nullptr) return fail(source, std::string("cannot open file: ") + std::strerror(errno));
-    read_ok = read_all(file, text, read_errno);
+    read_ok = read_bounded(file, text, read_errno);
     std::fclose(file);
   }
   if (!read_ok) return fail(source, std::string("cannot read: ") + std::strerror(read_errno));
+  if (text.size() > masklab::kMaxRequestBytes)
+    return fail(source, "is more than " + masklab::grouped(masklab::kMaxRequestBytes) +
+                            " bytes; at most that many are accepted (the request is too large)");
+  // Editors on Windows start UTF-8 files with a byte order mark; it is not part of the JSON.
+  constexpr std::string_view kBom = "\xEF\xBB\xBF";
+  if (std::string_view(text).substr(0, kBom.size()) == kBom) text.erase(0, kBom.size());
   return -1;
 }
 

@@ -1,6 +1,9 @@
 // accumulation.cpp — see accumulation.hpp.
 #include "accumulation.hpp"
 
+#include <cmath>
+#include <string>
+
 #include "input_error.hpp"
 
 namespace masklab {
@@ -11,6 +14,7 @@ AccumulationResult accumulate(const std::vector<LossInput>& micro_batches) {
   double total_sum = 0;
   double sum_of_means = 0;
   std::vector<int> empty;
+  std::string overflow;
   for (size_t i = 0; i < micro_batches.size(); ++i) {
     LossInput in = micro_batches[i];
     in.reduction = Reduction::Sum;
@@ -20,6 +24,10 @@ AccumulationResult accumulate(const std::vector<LossInput>& micro_batches) {
       lr = cross_entropy(in);
     } catch (const InputError& e) {
       throw InputError("micro_batches[" + std::to_string(i) + "]." + e.field, e.message);
+    }
+    if (!std::isfinite(lr.sum)) {
+      // A summed loss beyond the double range: no average can be finite; say where.
+      overflow = "micro-batch " + std::to_string(i) + ": " + lr.null_reason;
     }
     MicroBatchFigures m;
     m.sum = lr.sum;
@@ -36,8 +44,15 @@ AccumulationResult accumulate(const std::vector<LossInput>& micro_batches) {
     r.num_items_unshifted += m.label_tokens;
     r.micro_batches.push_back(m);
   }
+  if (overflow.empty() && !std::isfinite(total_sum))
+    overflow = "the summed loss of all micro-batches is beyond the largest double (~1.8e308; PyTorch gives inf)";
+  if (!overflow.empty()) {
+    r.null_reason = overflow;
+    return r;
+  }
   if (r.num_items_in_batch > 0) r.global_token_mean = total_sum / r.num_items_in_batch;
   if (empty.empty()) {
+    // Finite: each micro-batch's mean is at most its sum, and the sums added up to a double.
     r.mean_of_means = sum_of_means / static_cast<double>(micro_batches.size());
   } else {
     std::string list;

@@ -7,13 +7,12 @@
 #include "collate.hpp"
 #include "doctor_json.hpp"
 #include "input_error.hpp"
+#include "limits.hpp"
 #include "requests.hpp"
 
 namespace masklab {
 
 namespace {
-
-constexpr size_t kMaxRequestBytes = 256u << 20;
 
 Json dispatch(std::string_view command, const Json& request) {
   if (command == "collate") {
@@ -42,7 +41,9 @@ Json dispatch(std::string_view command, const Json& request) {
                                   "\" is not a command; expected collate, loss, accumulate, attention, inspect, chat or doctor");
 }
 
-ApiResult failure(std::string field, std::string message) {
+}  // namespace
+
+ApiResult error_result(std::string field, std::string message) {
   ApiResult r;
   r.field = std::move(field);
   r.message = std::move(message);
@@ -51,6 +52,8 @@ ApiResult failure(std::string field, std::string message) {
   r.json = to_json(Json::object().set("error", std::move(error)));
   return r;
 }
+
+namespace {
 
 // Runs `answer` (which returns the response as Json) and turns every failure into data.
 template <class Answer>
@@ -61,27 +64,29 @@ ApiResult guarded(Answer answer) {
     r.json = to_json(answer());
     return r;
   } catch (const InputError& e) {
-    return failure(e.field, e.message);
+    return error_result(e.field, e.message);
   } catch (const std::bad_alloc&) {
-    return failure("json", "the request is too large to process in memory");
+    return error_result("json", "the request is too large to process in memory");
   } catch (const std::exception& e) {
-    return failure("", std::string("internal error: ") + e.what());
+    return error_result("", std::string("internal error: ") + e.what());
   }
 }
 
 }  // namespace
 
-ApiResult error_result(std::string field, std::string message) { return failure(std::move(field), std::move(message)); }
-
 ApiResult run_command(std::string_view command, std::string_view request_json) {
-  if (request_json.size() > kMaxRequestBytes) return failure("json", "the request is larger than 256 MiB");
-  return guarded([&] { return dispatch(command, parse_json(request_json)); });
+  return guarded([&] {
+    limit_request("json", "bytes", request_json.size(), kMaxRequestBytes);
+    return dispatch(command, parse_json(request_json, JsonLimits{max_request_values(command), "the request"}));
+  });
 }
 
 ApiResult run_doctor(std::string_view text, std::string_view options_json) {
-  if (options_json.size() > kMaxRequestBytes) return failure("json", "the options are larger than 256 MiB");
   return guarded([&] {
-    DoctorRequest r = decode_doctor_options(parse_json(options_json));
+    // The text is bounded by the doctor's own reader (printed_batch.hpp: bytes, numbers, fields,
+    // counted while reading); the options are a few small fields.
+    limit_request("json", "bytes", options_json.size(), kMaxRequestBytes);
+    DoctorRequest r = decode_doctor_options(parse_json(options_json, JsonLimits{kDefaultMaxValues, "the options"}));
     return encode_doctor(diagnose(parse_printed_batch(text), r.options), r.view);
   });
 }

@@ -2,6 +2,7 @@
 #include "attention.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <string>
 
@@ -19,6 +20,40 @@ void check_finite(const std::vector<double>& x, const char* name, int T, int D) 
                        "is not a finite number");
     }
 }
+// The softmax numerators of query i of row b over its visible keys, for a query whose scores
+// overflow: q and k are scaled by powers of two (exact), so a_j = q'·k'·scale is small and
+// w_j = exp((a_j - max a) * 2^(eq+ek)) — the same weights as exp(s_j - max s), without forming s.
+// Returns their sum.
+double scaled_softmax_row(const AttentionInput& in, int b, int i, double scale, const std::uint8_t* visible,
+                          double* weights) {
+  const int T = in.T, D = in.D;
+  auto exponent = [](const double* x, int n) {
+    int e = INT_MIN;
+    for (int d = 0; d < n; ++d)
+      if (x[d] != 0) e = std::max(e, std::ilogb(x[d]) + 1);
+    return e == INT_MIN ? 0 : e;
+  };
+  const double* qi = &in.q[(static_cast<size_t>(b) * T + i) * D];
+  const int eq = exponent(qi, D);
+  int ek = INT_MIN;
+  for (int j = 0; j < T; ++j)
+    if (visible[j]) ek = std::max(ek, exponent(&in.k[(static_cast<size_t>(b) * T + j) * D], D));
+  std::vector<double> a(T, 0.0);
+  double a_max = -INFINITY;
+  for (int j = 0; j < T; ++j) {
+    if (!visible[j]) continue;
+    const double* kj = &in.k[(static_cast<size_t>(b) * T + j) * D];
+    double dot = 0;
+    for (int d = 0; d < D; ++d) dot += std::ldexp(qi[d], -eq) * std::ldexp(kj[d], -ek);
+    a[j] = dot * scale;
+    a_max = std::max(a_max, a[j]);
+  }
+  double z = 0;
+  for (int j = 0; j < T; ++j)
+    if (visible[j]) z += (weights[j] = std::exp(std::ldexp(a[j] - a_max, eq + ek)));
+  return z;
+}
+
 }  // namespace
 
 AttentionResult attend(const AttentionInput& in) {
@@ -53,6 +88,7 @@ AttentionResult attend(const AttentionInput& in) {
       const double* qi = &in.q[(static_cast<size_t>(b) * T + i) * D];
       const size_t row = (static_cast<size_t>(b) * T + i) * T;
       double m = -INFINITY;
+      bool any_visible = false, finite_scores = true;
       for (int j = 0; j < T; ++j) {
         const double* kj = &in.k[(static_cast<size_t>(b) * T + j) * D];
         double s = 0;
@@ -66,14 +102,24 @@ AttentionResult attend(const AttentionInput& in) {
           vis = false;
         r.visible[row + j] = vis ? 1 : 0;
         if (vis) m = std::max(m, s);
+        any_visible = any_visible || vis;
+        finite_scores = finite_scores && (!vis || std::isfinite(s));
       }
-      if (m == -INFINITY) {  // nothing to read: zeros (or marked NaN), listed
+      if (!any_visible) {  // nothing to read: zeros (or marked NaN), listed
         r.fully_masked_queries.emplace_back(b, i);
         continue;
       }
       double z = 0;
-      for (int j = 0; j < T; ++j)
-        if (r.visible[row + j]) z += (r.weights[row + j] = std::exp(r.scores[row + j] - m));
+      if (finite_scores) {
+        for (int j = 0; j < T; ++j)
+          if (r.visible[row + j]) z += (r.weights[row + j] = std::exp(r.scores[row + j] - m));
+      } else {
+        z = scaled_softmax_row(in, b, i, scale, &r.visible[row], &r.weights[row]);
+        if (r.scores_null_reason.empty())
+          r.scores_null_reason = "q·k·scale for query [" + std::to_string(b) + "][" + std::to_string(i) +
+                                 "] is beyond the largest double (~1.8e308), so those scores are null; the weights and "
+                                 "output are exact (computed from q and k scaled by powers of two)";
+      }
       double* out = &r.output[(static_cast<size_t>(b) * T + i) * D];
       for (int j = 0; j < T; ++j) {
         if (!r.visible[row + j]) continue;

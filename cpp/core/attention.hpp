@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -38,9 +39,13 @@ struct AttentionResult {
   std::vector<double> weights;         // [B,T,T] softmax over visible keys; rows sum to 1 (or 0)
   std::vector<double> output;          // [B,T,D] weights · v
   std::vector<std::pair<int, int>> fully_masked_queries;  // (b, i) with no visible key
+  std::string scores_null_reason;      // set when a score is beyond the double range (see attend)
   bool fully_masked_rows_are_nan = false;  // their weights and output rows are NaN, not 0
 };
 
+// A score q·k·scale beyond ±1.8e308 (q = k = 1e200) cannot be a double: it is printed null and
+// scores_null_reason says so, but that query's weights and output are still exact — they are
+// computed from q and k scaled by powers of two, which softmax does not see.
 // Example: T=2, causal, mask [1,1]: query 0 sees key 0 only (weight 1); query 1 sees both.
 // Throws InputError for bad shapes, non-finite q/k/v or a non-finite scale.
 AttentionResult attend(const AttentionInput& input);

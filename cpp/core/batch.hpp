@@ -113,7 +113,19 @@ struct Batch {
   std::vector<int> truncated_tokens;         // [B] tokens cut by truncation (packed: summed)
 
   int at(int b, int t) const { return b * T + t; }
+
   int at_label(int b, int t) const { return b * L + t; }
+
+  // Room for every [B,T] and [B,L] buffer, so filling them never reallocates (B, T, L set first).
+  void reserve_cells() {
+    const size_t n = static_cast<size_t>(B) * static_cast<size_t>(T);
+    const size_t nl = static_cast<size_t>(B) * static_cast<size_t>(L);
+    for (auto* v : {&input_ids, &attention_mask, &position_ids, &segment_ids}) v->reserve(n);
+    is_pad.reserve(n);
+    labels.reserve(nl);
+    label_reasons.reserve(nl);
+    label_is_pad.reserve(nl);
+  }
 };
 
 // Whether a label is a trained target: a class id. Every negative label (-100, or a

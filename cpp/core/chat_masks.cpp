@@ -2,6 +2,7 @@
 #include "chat_masks.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 
 #include "input_error.hpp"
@@ -317,11 +318,17 @@ ChatResult chat_masks(const ChatInput& in) {
     const bool last_match_wins = in.instruction_template_ids.empty();
     std::vector<std::vector<int>> inside(in.spans.size());
     std::vector<bool> decides(in.spans.size(), false);  // holds the last match, from which training starts
+    // Overlapping matches (a run of one id) share positions: each is listed once, so the
+    // warnings hold at most T positions, not matches × n (262,144 × 512 ids = 537 MB).
+    std::vector<std::uint8_t> listed(part.size(), 0);
     for (int e : search->response_ends)
       for (int t = e - n; t < e; ++t)
         if (t >= 0 && part[t] == Part::Content && message_of[t] >= 0) {
-          for (int u = e - n; u < e; ++u)
-            if (kept(u)) inside[message_of[t]].push_back(out_pos(u));
+          for (int u = std::max(e - n, 0); u < e; ++u)
+            if (kept(u) && !listed[u]) {
+              listed[u] = 1;
+              inside[message_of[t]].push_back(out_pos(u));
+            }
           if (last_match_wins && e == search->response_ends.back()) decides[message_of[t]] = true;
           break;
         }

@@ -15,6 +15,9 @@ constexpr int kMaxChatTokens = 262144;     // 256 K tokens: longer than any cont
 constexpr int kMaxChatMessages = 1000;
 constexpr int kMaxTemplateIds = 512;
 constexpr size_t kMaxTokenText = 1024;     // characters of one token's display string
+// Tokens holding both message and template text: where a message's text meets the template's,
+// a few per message at most. Each one is a warning in the answer, so they are bounded apart.
+constexpr int kMaxBoundaryTokens = 4 * kMaxChatMessages;
 
 ChatInput decode_chat(const Json& request);
 Json encode_chat(const ChatResult& result);

@@ -6,6 +6,7 @@
 #include "attention_mask.hpp"
 #include "input_error.hpp"
 #include "labels.hpp"
+#include "limits.hpp"
 #include "packing.hpp"
 #include "padding.hpp"
 #include "positions.hpp"
@@ -48,9 +49,7 @@ void check_parallel(const std::optional<std::vector<int>>& v, size_t n, size_t i
 
 void validate_collate_input(const std::vector<Feature>& features, const CollateOptions& o) {
   if (features.empty()) throw InputError("features", "is empty; give at least one example");
-  if (features.size() > kMaxRows)
-    throw InputError("features", "has " + std::to_string(features.size()) + " examples; at most " +
-                                     std::to_string(kMaxRows) + " are supported");
+  limit_request("features", "examples", features.size(), kMaxRows);
   if (o.vocab_size && *o.vocab_size < 1) throw InputError("vocab_size", "must be >= 1");
   if (o.pad_token_id) check_id(*o.pad_token_id, "pad_token_id", o);
   if (o.eos_token_id) check_id(*o.eos_token_id, "eos_token_id", o);
@@ -127,8 +126,7 @@ void validate_collate_input(const std::vector<Feature>& features, const CollateO
       }
     }
   }
-  if (total > kMaxBatchTokens)
-    throw InputError("features", "has more than " + std::to_string(kMaxBatchTokens) + " tokens in all");
+  limit_request("features", "tokens in all", static_cast<std::uint64_t>(total), kMaxBatchTokens);
 }
 
 namespace {
@@ -180,6 +178,7 @@ Batch collate(std::vector<Feature> features, const CollateOptions& o) {
   batch.lengths = lengths;
   batch.truncated_tokens = truncated;
   const auto [pad_lab, pad_reason] = pad_label(o);
+  batch.reserve_cells();
 
   for (int b = 0; b < batch.B; ++b) {
     const Feature& f = features[b];

@@ -6,6 +6,7 @@
 
 #include "collate.hpp"
 #include "input_error.hpp"
+#include "limits.hpp"
 #include "positions.hpp"
 #include "tiny_model.hpp"
 
@@ -91,6 +92,10 @@ InspectResult inspect(const InspectInput& in) {
     return static_cast<int>(std::lower_bound(ids.begin(), ids.end(), id) - ids.begin());
   };
   r.V = static_cast<int>(ids.size());
+  limit_request(in.vocab_from_text ? "text_features" : in.vocab.size() > ids.size() / 2 ? "vocab" : "features",
+                "tiny-model logits (B × T × V = " + shape_text({batch.B, batch.T, r.V}) +
+                    ", V = the distinct token ids and vocab names)",
+                product({batch.B, batch.T, r.V}), kMaxInspectModelValues);
   Batch model_batch = batch;
   for (int& id : model_batch.input_ids) id = compact(id);
   // Any negative label is ignored, as by a loss told the same ignore_index (docs/semantics.md §3.2).
@@ -117,7 +122,7 @@ InspectResult inspect(const InspectInput& in) {
     if (y != kIgnoreIndex) y = ids[y];  // report targets as the batch's own ids
 
   // The same logits scored at every shifted position, as labels = input_ids would (token mean).
-  LossInput all = li;
+  LossInput all = std::move(li);
   all.reduction = Reduction::Mean;
   all.labels = model_batch.input_ids;
   all.gradient = false;

@@ -18,6 +18,8 @@
 namespace masklab {
 
 constexpr int kMaxInspectRows = 16, kMaxInspectPositions = 256;
+// One text of text_features may give this many tokens before truncation cuts it to a row.
+constexpr int kMaxInspectTextTokens = 4096;
 
 // Which transformers attention path reads the batch (docs/semantics.md §4.3).
 enum class AttentionImplementation {
@@ -31,6 +33,7 @@ struct InspectInput {
   std::vector<Feature> features;
   CollateOptions options;
   std::vector<std::string> vocab;                   // token text by id (may be empty)
+  bool vocab_from_text = false;                     // vocab came from tokenising text_features
   std::vector<std::pair<int, int>> toggle_attention_mask;  // (b, t): 1 <-> 0
   std::vector<std::pair<int, int>> toggle_labels;          // (b, t): label <-> -100
   bool causal = true;

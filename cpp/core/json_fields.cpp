@@ -1,15 +1,15 @@
 // json_fields.cpp — see json_fields.hpp.
 #include "json_fields.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "input_error.hpp"
+#include "limits.hpp"
 
 namespace masklab {
 
 namespace {
-constexpr size_t kMaxElements = 1u << 24;  // 16 M numbers: beyond this a request is a mistake
-
 std::string at(const std::string& field, size_t i) { return field + "[" + std::to_string(i) + "]"; }
 
 [[noreturn]] void expected(const Json& v, const std::string& field, const std::string& what) {
@@ -36,9 +36,7 @@ const Json* ObjectReader::get(std::string_view key) const {
   return v && !v->is_null() ? v : nullptr;
 }
 
-std::string ObjectReader::path(std::string_view key) const {
-  return path_.empty() ? std::string(key) : path_ + "." + std::string(key);
-}
+std::string ObjectReader::path(std::string_view key) const { return field_path(path_, key); }
 
 int read_int(const Json& v, const std::string& field) {
   if (!v.is_number()) expected(v, field, "an integer");
@@ -72,6 +70,14 @@ std::vector<int> read_int_list(const Json& v, const std::string& field) {
 }
 
 namespace {
+constexpr std::uint64_t kReserveCap = std::uint64_t{1} << 22;
+
+std::uint64_t product_of(const std::vector<int>& dims) {
+  std::uint64_t p = 1;
+  for (int d : dims) p = product({static_cast<long long>(std::min<std::uint64_t>(p, kReserveCap)), d});
+  return p;
+}
+
 // Paths are built only when something is wrong: building "logits[3][17][5]" for each of a
 // quarter-million numbers used to cost more than reading them.
 std::string path_of(const std::string& field, const std::vector<int>& index, int depth) {
@@ -86,7 +92,9 @@ template <typename T, typename ReadLeaf>
 void read_tensor(const Json& v, const std::string& field, std::vector<int>& index, int depth, int rank,
                  std::vector<int>& dims, std::vector<std::string>& first, std::vector<T>& out, ReadLeaf leaf) {
   if (depth == rank) {
-    if (out.size() >= kMaxElements) throw InputError(path_of(field, index, depth), "too many values (the limit is 16M)");
+    // The first leaf is reached through the first array of every level, so every extent is
+    // known: size the buffer once (capped: a ragged request may claim more than it holds).
+    if (out.empty()) out.reserve(std::min<std::uint64_t>(product_of(dims), kReserveCap));
     out.push_back(leaf(v, field, index, depth));
     return;
   }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "input_error.hpp"
+#include "json.hpp"
 
 namespace masklab {
 
@@ -58,14 +59,25 @@ void validate(const LossInput& in) {
 }
 
 // log softmax(row) into logp; returns -logp[target] (or 0 when target < 0).
+// Relative to the row max m: logp = (x - m) - log z, with z = sum exp(x_v - m) in [1, V].
+// Not x - (m + log z): for logits [1e17, 1e17] m + log 2 rounds back to 1e17, so the loss came
+// out 0 instead of ln 2, and at [1e308, 1e308] the softmax came out [1, 1]. A logp is -inf only
+// when x sits more than ~1.8e308 below the max, where the true value is not a double either.
 double log_softmax(const double* row, int V, int target, double* logp) {
   double m = row[0];
   for (int v = 1; v < V; ++v) m = std::max(m, row[v]);
   double z = 0;
   for (int v = 0; v < V; ++v) z += std::exp(row[v] - m);
-  const double log_z = m + std::log(z);
-  for (int v = 0; v < V; ++v) logp[v] = row[v] - log_z;
+  const double log_z = std::log(z);
+  for (int v = 0; v < V; ++v) logp[v] = (row[v] - m) - log_z;
   return target >= 0 ? -logp[target] : 0.0;
+}
+
+// "logits[b][t]" of the first token whose loss is not a finite double, or "" if none.
+std::string overflowing_token(const LossResult& r, int T) {
+  for (size_t i = 0; i < r.per_token.size(); ++i)
+    if (!std::isfinite(r.per_token[i])) return "logits" + idx(static_cast<int>(i / T), static_cast<int>(i % T));
+  return "";
 }
 
 std::string list_rows(const std::vector<int>& rows) {
@@ -137,8 +149,10 @@ void backward(const LossInput& in, LossResult& r) {
   std::string what = "d loss / d logits has " + std::to_string(r.gradient_nan_count) + " NaN and " +
                      std::to_string(r.gradient_inf_count) + " infinite entries (JSON carries neither): ";
   if (in.reduction == Reduction::SumOverNumItems)
-    what += "num_items_in_batch is 0, so d loss / d sum = 1/0 = inf reaches every scored logit row "
-            "(+inf, and inf - inf = NaN at its target)";
+    what += "num_items_in_batch is " + format_number(*in.num_items_in_batch) + ", so d loss / d sum = 1 / " +
+            format_number(*in.num_items_in_batch) +
+            " = inf (beyond the largest double) reaches every scored logit row (+inf, and inf - inf = NaN at "
+            "its target)";
   else
     what += "the target count is 0, so the division sends inf back, inf * keep = inf * 0 = NaN reaches "
             "every per-token loss, and log_softmax(...).gather(...) passes it on to the logits "
@@ -220,6 +234,22 @@ LossResult cross_entropy(const LossInput& in) {
       else r.loss = r.sum / *in.num_items_in_batch;
       break;
   }
+
+  // Beyond the double range: say why instead of a silent null (PyTorch would give inf).
+  auto no_loss = [&](const std::string& why) {  // keeps an earlier reason ("none" gives no scalar)
+    r.null_reason = r.loss || r.null_reason.empty() ? why : r.null_reason + "; " + why;
+    r.loss.reset();
+  };
+  const std::string overflow = overflowing_token(r, T);
+  if (!overflow.empty())
+    no_loss("the loss at " + overflow +
+            " is beyond the largest double (its target logit is more than ~1.8e308 below the row's largest), so "
+            "the sum and the loss are too (PyTorch gives inf)");
+  else if (!std::isfinite(r.sum))
+    no_loss("the sum of the per-token losses is beyond the largest double (~1.8e308; PyTorch gives inf)");
+  else if (r.loss && !std::isfinite(*r.loss))
+    no_loss("sum / num_items_in_batch = " + format_number(r.sum) + " / " + format_number(*in.num_items_in_batch) +
+            " is beyond the largest double (~1.8e308; PyTorch gives inf)");
 
   // How much one token of each row counts under the reduction (null without a loss).
   r.per_example_token_weight.assign(B, std::nullopt);

@@ -6,8 +6,9 @@
 // row means, num_items_in_batch = 0) the result has no loss and says why instead: a silent
 // NaN is exactly the bug the site teaches about. The gradient follows PyTorch's autograd rules
 // entry by entry, including where they give exact zeros next to a NaN loss or NaN gradients
-// (§7.3); NaN and inf entries are counted, never returned. Computed in double; log-softmax
-// subtracts the row max so logits of ±1e4 stay finite.
+// (§7.3); NaN and inf entries are counted, never returned. Computed in double; log-softmax works
+// relative to the row max ((x - m) - log z), so logits up to ±1.8e308 give exact losses and
+// gradients; a loss beyond the double range is no loss, with the reason (PyTorch would give inf).
 #pragma once
 
 #include <optional>

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "input_error.hpp"
+#include "limits.hpp"
 
 namespace masklab {
 
@@ -57,14 +58,13 @@ int padded_length(const std::vector<int>& lengths, const CollateOptions& options
   const long long rows = static_cast<long long>(lengths.size());
   auto too_big = [&](long long t) { return t * rows > kMaxBatchTokens; };
   if (options.padding == Padding::MaxLength && too_big(T))
-    throw InputError("max_length", "is " + std::to_string(T) + ": " + std::to_string(rows) + " rows of it exceed the " +
-                                       std::to_string(kMaxBatchTokens) + "-token limit of a batch");
+    limit_answer("max_length", "padded tokens (B × T = " + shape_text({rows, T}) + ")", product({rows, T}),
+                 kMaxBatchTokens, "; lower max_length");
   if (options.pad_to_multiple_of) {
     T = round_up(T, *options.pad_to_multiple_of);
     if (too_big(T))
-      throw InputError("pad_to_multiple_of", "rounds the rows up to " + std::to_string(T) + " tokens: " +
-                                                 std::to_string(rows) + " rows of it exceed the " +
-                                                 std::to_string(kMaxBatchTokens) + "-token limit of a batch");
+      limit_answer("pad_to_multiple_of", "padded tokens (B × T = " + shape_text({rows, T}) + ", rounded up)",
+                   product({rows, T}), kMaxBatchTokens, "; lower pad_to_multiple_of");
   }
   return static_cast<int>(T);
 }

@@ -7,6 +7,7 @@
 
 #include "input_error.hpp"
 #include "json_fields.hpp"
+#include "limits.hpp"
 #include "tiny_model.hpp"
 #include "tokenizer.hpp"
 
@@ -88,6 +89,8 @@ LossInput decode_loss_fields(const Json* logits, const Json* labels, const std::
   in.B = dims[0];
   in.T = dims[1];
   in.V = dims[2];
+  limit_request(prefix + "logits", "values (B × T × V = " + shape_text({in.B, in.T, in.V}) + ")",
+                product({in.B, in.T, in.V}), kMaxLossValues);
   std::vector<int> ldims;
   in.labels = read_int_tensor(*labels, prefix + "labels", 2, ldims);
   if (ldims[0] != in.B)
@@ -99,6 +102,20 @@ LossInput decode_loss_fields(const Json* logits, const Json* labels, const std::
     throw InputError(prefix + "labels", "has " + std::to_string(ldims[1]) + " positions per row but logits has " +
                                             std::to_string(in.T) + hint);
   }
+  return in;
+}
+
+LossInput loss_from_tensors(const ObjectReader& r, LossTensors&& t) {
+  for (const char* key : {"logits", "labels"})
+    if (r.get(key)) throw InputError(key, "is given as a typed array; leave it out of the JSON");
+  limit_request("logits", "values (B × T × V = " + shape_text({t.B, t.T, t.V}) + ")", product({t.B, t.T, t.V}),
+                kMaxLossValues);
+  LossInput in;
+  in.B = t.B;
+  in.T = t.T;
+  in.V = t.V;
+  in.logits = std::move(t.logits);
+  in.labels = std::move(t.labels);
   return in;
 }
 
@@ -168,25 +185,45 @@ void encode_gradient(Json& out, const LossResult& r, const LossInput& in, bool w
   out.set("gradient_norm", optional_number(r.gradient_norm));
 }
 
+// The grid's row bound, checked before any row is tokenised or collated.
+void check_inspect_rows(const char* field, size_t rows) {
+  if (rows > static_cast<size_t>(kMaxInspectRows))
+    throw InputError(field, "has " + std::to_string(rows) + " rows; the grid shows at most " +
+                                std::to_string(kMaxInspectRows) + " (use the collate and loss commands for big batches)");
+}
+
 }  // namespace
 
-CollateRequest decode_collate(const Json& request) {
+CollateRequest decode_collate(const Json& request) { return decode_collate(request, nullptr); }
+
+CollateRequest decode_collate(const Json& request, std::vector<Feature>* features) {
   ObjectReader r(request, "", kCollateFields);
   CollateRequest out;
   out.options = decode_options(r);
-  out.features = decode_features(r);
+  if (features) {
+    if (r.get("features")) throw InputError("features", "are given as typed arrays; leave them out of the JSON");
+    out.features = std::move(*features);
+  } else {
+    out.features = decode_features(r);
+  }
   return out;
 }
 
-LossInput decode_loss(const Json& request) {
+LossInput decode_loss(const Json& request) { return decode_loss(request, nullptr); }
+
+LossInput decode_loss(const Json& request, LossTensors* tensors) {
   ObjectReader r(request, "", {"logits", "labels", "shift", "ignore_index", "reduction", "num_items_in_batch", "gradient",
                                "per_token_loss"});
-  LossInput in = decode_loss_fields(r.get("logits"), r.get("labels"), "");
+  LossInput in = tensors ? loss_from_tensors(r, std::move(*tensors)) : decode_loss_fields(r.get("logits"), r.get("labels"), "");
   decode_loss_options(r, in);
   if (const Json* v = r.get("reduction")) in.reduction = decode_reduction(*v);
   if (const Json* v = r.get("num_items_in_batch")) in.num_items_in_batch = read_number(*v, "num_items_in_batch");
   if (const Json* v = r.get("gradient")) in.gradient = read_bool(*v, "gradient");
   if (const Json* v = r.get("per_token_loss")) in.per_token_loss = decode_per_token_loss(*v);
+  // A JSON gradient is printed number by number; the typed path hands it back as one buffer.
+  if (in.gradient && !tensors)
+    limit_answer("gradient", "gradient values (B × T × V)", in.logits.size(), kMaxGradientValues,
+                 "; ask for the loss alone, or use the typed-array path for large gradients");
   return in;
 }
 
@@ -196,11 +233,14 @@ std::vector<LossInput> decode_accumulate(const Json& request) {
   if (!mbs) throw InputError("micro_batches", "is missing; expected [{logits, labels}, ...]");
   if (!mbs->is_array()) throw InputError("micro_batches", std::string("expected an array, got ") + Json::describe(mbs->type()));
   std::vector<LossInput> out;
+  std::uint64_t total = 0;
   for (size_t i = 0; i < mbs->items().size(); ++i) {
     std::string path = "micro_batches[" + std::to_string(i) + "]";
     ObjectReader m(mbs->items()[i], path, {"logits", "labels"});
     LossInput in = decode_loss_fields(m.get("logits"), m.get("labels"), path + ".");
     decode_loss_options(r, in);
+    total += in.logits.size();
+    limit_request("micro_batches", "logits values in all micro-batches", total, kMaxLossValues);
     out.push_back(std::move(in));
   }
   return out;
@@ -224,6 +264,10 @@ AttentionInput decode_attention(const Json& request) {
   in.B = dims[0];
   in.T = dims[1];
   in.D = dims[2];
+  limit_answer("q", "score cells (B × T × T = " + shape_text({in.B, in.T, in.T}) + ")", product({in.B, in.T, in.T}),
+               kMaxAttentionCells, "; the answer has scores, visible and weights for every query/key pair — use fewer positions");
+  limit_request("q", "multiply-adds to do (B × T × T × D = " + shape_text({in.B, in.T, in.T, in.D}) + ")",
+                product({in.B, in.T, in.T, in.D}), kMaxAttentionWork);
   if (const Json* x = r.get("attention_mask")) {
     std::vector<int> md;
     in.attention_mask = read_int_tensor(*x, "attention_mask", 2, md);
@@ -263,20 +307,29 @@ InspectInput decode_inspect(const Json& request) {
     if (const Json* v = r.get("add_eos")) add_eos = read_bool(*v, "add_eos");
     if (!text->is_array() || text->items().empty())
       throw InputError("text_features", "expected a non-empty array of strings or {prompt, completion} objects");
+    check_inspect_rows("text_features", text->items().size());
     Vocabulary vocab;
+    // Tokenising stops one token past the bound, so a huge text costs what was read.
+    auto encode_text = [&](const std::string& text_value, const std::string& field) {
+      std::vector<int> ids = encode(text_value, vocab, kMaxInspectTextTokens + 1);
+      if (ids.size() > static_cast<size_t>(kMaxInspectTextTokens))
+        throw InputError(field, "has more than " + grouped(kMaxInspectTextTokens) + " tokens; at most " +
+                                    grouped(kMaxInspectTextTokens) + " are accepted (the request is too large)");
+      return ids;
+    };
     for (size_t i = 0; i < text->items().size(); ++i) {
       const Json& item = text->items()[i];
       const std::string path = "text_features[" + std::to_string(i) + "]";
       Feature f;
       std::vector<int> prompt, completion;
       if (item.is_string()) {
-        prompt = encode(item.as_string(), vocab);
+        prompt = encode_text(item.as_string(), path);
       } else {
         ObjectReader ir(item, path, {"prompt", "completion"});
-        if (const Json* p = ir.get("prompt")) prompt = encode(read_string(*p, ir.path("prompt")), vocab);
+        if (const Json* p = ir.get("prompt")) prompt = encode_text(read_string(*p, ir.path("prompt")), ir.path("prompt"));
         const Json* c = ir.get("completion");
         if (!c) throw InputError(ir.path("completion"), "is missing");
-        completion = encode(read_string(*c, ir.path("completion")), vocab);
+        completion = encode_text(read_string(*c, ir.path("completion")), ir.path("completion"));
       }
       const bool has_completion = !item.is_string();
       if (add_bos) f.input_ids.push_back(kBosId);
@@ -292,8 +345,10 @@ InspectInput decode_inspect(const Json& request) {
       in.features.push_back(std::move(f));
     }
     in.vocab = vocab.tokens();
+    in.vocab_from_text = true;
   } else {
     in.features = decode_features(r);
+    check_inspect_rows("features", in.features.size());
     // Optional names for the ids, so a hand-built batch still reads as tokens in the grid.
     if (const Json* v = r.get("vocab")) {
       if (!v->is_array()) throw InputError("vocab", "expected an array of token strings (index = id)");
@@ -317,8 +372,9 @@ InspectInput decode_inspect(const Json& request) {
   return in;
 }
 
-Json encode_batch(const Batch& batch, const CollateOptions& options) {
-  Json out = Json::object();
+namespace {
+// The batch's [B][T] tensors, which the typed-array path hands over as buffers instead.
+void set_batch_tensors(Json& out, const Batch& batch) {
   out.set("input_ids", int_rows(batch.input_ids, batch.B, batch.T));
   out.set("attention_mask", batch.has_attention_mask ? int_rows(batch.attention_mask, batch.B, batch.T) : Json::null());
   out.set("labels", int_rows(batch.labels, batch.B, batch.L));
@@ -331,6 +387,12 @@ Json encode_batch(const Batch& batch, const CollateOptions& options) {
     reasons.push(std::move(row));
   }
   out.set("label_reasons", std::move(reasons));
+}
+}  // namespace
+
+Json encode_batch(const Batch& batch, const CollateOptions& options, bool with_tensors) {
+  Json out = Json::object();
+  if (with_tensors) set_batch_tensors(out, batch);
   out.set("lengths", int_list(batch.lengths));
   out.set("seq_lengths", options.packing == Packing::None ? Json::null() : int_list(batch.seq_lengths));
   Json rows = Json::array();
@@ -356,14 +418,14 @@ Json encode_batch(const Batch& batch, const CollateOptions& options) {
   return out;
 }
 
-Json encode_loss(const LossResult& r, const LossInput& in, bool with_gradient_values) {
+Json encode_loss(const LossResult& r, const LossInput& in, bool with_gradient_values, bool with_tensors) {
   Json out = Json::object();
   out.set("loss", optional_number(r.loss));
   out.set("loss_null_reason", r.loss ? Json::null() : Json::string(r.null_reason));
   out.set("num_targets", Json::number(r.num_targets));
   out.set("sum", Json::number(r.sum));
-  out.set("per_token", number_rows(r.per_token, in.B, in.T));
-  out.set("targets", int_rows(r.targets, in.B, in.T));
+  if (with_tensors) out.set("per_token", number_rows(r.per_token, in.B, in.T));
+  if (with_tensors) out.set("targets", int_rows(r.targets, in.B, in.T));
   Json per_example = Json::array();
   for (const auto& x : r.per_example_loss) per_example.push(optional_number(x));
   out.set("per_example_loss", std::move(per_example));
@@ -416,6 +478,7 @@ Json encode_attention(const AttentionResult& r, int B, int T, int D, bool with_s
   out.set("fully_masked_queries", std::move(masked));
   out.set("fully_masked_rows", Json::string(r.fully_masked_rows_are_nan ? "nan" : "zeros"));
   out.set("scale", Json::number(r.scale));
+  if (!r.scores_null_reason.empty() && with_scores) out.set("scores_null_reason", Json::string(r.scores_null_reason));
   return out;
 }
 

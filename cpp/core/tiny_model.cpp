@@ -1,38 +1,57 @@
 // tiny_model.cpp — see tiny_model.hpp.
 #include "tiny_model.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <unordered_map>
+#include <utility>
 
 namespace masklab {
 
 std::vector<double> bigram_logits(const Batch& batch, int V, bool shift) {
   const int B = batch.B, T = batch.T;
-  std::vector<double> counts(static_cast<size_t>(V) * V, 0.0);
+  // The scored pairs (input id a, target y), sorted so each a's counts sit together. Only the
+  // rows of ids that occur as inputs are ever computed: a V x V table of a batch with thousands
+  // of distinct ids would cost gigabytes for a few thousand positions.
+  std::vector<std::pair<int, int>> pairs;
   for (int b = 0; b < B; ++b)
     for (int t = 0; t < T; ++t) {
       const int src = shift ? t + 1 : t;  // the label scored at logit t
       if (src >= T) continue;
       const int y = batch.labels[batch.at(b, src)];
       if (y == kIgnoreIndex || y < 0 || y >= V) continue;
-      counts[static_cast<size_t>(batch.input_ids[batch.at(b, t)]) * V + y] += 1.0;
+      pairs.emplace_back(batch.input_ids[batch.at(b, t)], y);
     }
-  std::vector<double> table(static_cast<size_t>(V) * V);
-  for (int a = 0; a < V; ++a) {
-    double total = 0;
-    for (int y = 0; y < V; ++y) total += counts[static_cast<size_t>(a) * V + y];
+  std::sort(pairs.begin(), pairs.end());
+
+  // Row a of the table: log P(y | a) = log(count(a, y) + k) - log(total(a) + k V).
+  auto fill_row = [&](int a, double* row) {
+    auto first = std::lower_bound(pairs.begin(), pairs.end(), std::pair<int, int>(a, -1));
+    auto last = std::lower_bound(first, pairs.end(), std::pair<int, int>(a + 1, -1));
+    const double total = static_cast<double>(last - first);
     const double log_denominator = std::log(total + kBigramSmoothing * V);
-    for (int y = 0; y < V; ++y)
-      table[static_cast<size_t>(a) * V + y] =
-          std::log(counts[static_cast<size_t>(a) * V + y] + kBigramSmoothing) - log_denominator;
-  }
+    const double unseen = std::log(0.0 + kBigramSmoothing) - log_denominator;
+    std::fill(row, row + V, unseen);
+    for (auto it = first; it != last;) {
+      auto run = it;
+      while (run != last && run->second == it->second) ++run;
+      row[it->second] = std::log(static_cast<double>(run - it) + kBigramSmoothing) - log_denominator;
+      it = run;
+    }
+  };
+
   std::vector<double> logits(static_cast<size_t>(B) * T * V);
+  std::unordered_map<int, size_t> row_of;  // input id -> the position whose logits hold its row
   for (int b = 0; b < B; ++b)
     for (int t = 0; t < T; ++t) {
       const int a = batch.input_ids[batch.at(b, t)];
-      for (int y = 0; y < V; ++y)
-        logits[(static_cast<size_t>(batch.at(b, t))) * V + y] = table[static_cast<size_t>(a) * V + y];
+      const size_t at = static_cast<size_t>(batch.at(b, t)) * V;
+      auto [it, is_new] = row_of.emplace(a, at);
+      if (is_new) fill_row(a, &logits[at]);
+      else std::copy(logits.begin() + static_cast<long>(it->second), logits.begin() + static_cast<long>(it->second + V),
+                     logits.begin() + static_cast<long>(at));
     }
   return logits;
 }

@@ -13,19 +13,22 @@ bool is_word_byte(unsigned char c) {
 bool is_space(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 }  // namespace
 
-Vocabulary::Vocabulary() : tokens_{"<pad>", "<bos>", "<eos>", "<user>", "<assistant>"} {}
-
-int Vocabulary::id_of(const std::string& token) {
-  for (size_t i = 0; i < tokens_.size(); ++i)
-    if (tokens_[i] == token) return static_cast<int>(i);
-  tokens_.push_back(token);
-  return static_cast<int>(tokens_.size()) - 1;
+Vocabulary::Vocabulary() : tokens_{"<pad>", "<bos>", "<eos>", "<user>", "<assistant>"} {
+  for (size_t i = 0; i < tokens_.size(); ++i) ids_.emplace(tokens_[i], static_cast<int>(i));
 }
 
-std::vector<std::string> split_tokens(std::string_view text) {
+int Vocabulary::id_of(const std::string& token) {
+  if (auto it = ids_.find(token); it != ids_.end()) return it->second;
+  const int id = static_cast<int>(tokens_.size());
+  ids_.emplace(token, id);
+  tokens_.push_back(token);
+  return id;
+}
+
+std::vector<std::string> split_tokens(std::string_view text, std::size_t max_tokens) {
   std::vector<std::string> out;
   size_t i = 0;
-  while (i < text.size()) {
+  while (i < text.size() && out.size() < max_tokens) {
     unsigned char c = static_cast<unsigned char>(text[i]);
     if (is_space(c)) {
       ++i;
@@ -53,9 +56,9 @@ std::vector<std::string> split_tokens(std::string_view text) {
   return out;
 }
 
-std::vector<int> encode(std::string_view text, Vocabulary& vocab) {
+std::vector<int> encode(std::string_view text, Vocabulary& vocab, std::size_t max_tokens) {
   std::vector<int> ids;
-  for (const auto& token : split_tokens(text)) ids.push_back(vocab.id_of(token));
+  for (const auto& token : split_tokens(text, max_tokens)) ids.push_back(vocab.id_of(token));
   return ids;
 }
 

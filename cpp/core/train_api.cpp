@@ -7,12 +7,11 @@
 
 #include "input_error.hpp"
 #include "json_fields.hpp"
+#include "limits.hpp"
 
 namespace masklab {
 
 namespace {
-
-constexpr size_t kMaxSettingsBytes = 64u << 10;  // a settings object is a few dozen bytes
 
 std::string words(const std::vector<int>& ids) {
   const auto& vocab = task_vocabulary();
@@ -48,6 +47,11 @@ TrainSettings decode_train_settings(const Json& request) {
   return s;
 }
 
+TrainSettings parse_train_settings(std::string_view settings_json) {
+  limit_request("json", "bytes", settings_json.size(), kMaxTrainSettingsBytes);
+  return decode_train_settings(parse_json(settings_json, JsonLimits{kMaxTrainSettingsValues, "the settings"}));
+}
+
 Json encode_log_line(const LogLine& line, RunKind run) {
   return Json::object()
       .set("step", Json::number(line.step))
@@ -72,8 +76,7 @@ Json encode_final_run(const TrainRun& run, const LogLine& last, std::vector<Samp
 
 ApiResult run_train_command(std::string_view request_json, const std::function<void(std::string_view)>& emit_line) {
   try {
-    if (request_json.size() > kMaxSettingsBytes) return error_result("json", "the settings are larger than 64 KiB");
-    const TrainSettings settings = decode_train_settings(parse_json(request_json));
+    const TrainSettings settings = parse_train_settings(request_json);
     TrainRun buggy(settings, RunKind::Buggy), fixed(settings, RunKind::Fixed);
     LogLine last_buggy, last_fixed;
     while (!buggy.finished()) {

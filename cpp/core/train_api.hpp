@@ -28,6 +28,14 @@ namespace masklab {
 // Throws InputError naming the field. Fields not listed above are refused.
 TrainSettings decode_train_settings(const Json& request);
 
+// The settings' text as every entry point reads it (CLI, the Train page's module, the fuzz
+// target): at most kMaxTrainSettingsBytes, and few values, both refused before the parse is done
+// (limits.hpp); then decode_train_settings. A run's work is bounded by the settings themselves
+// (steps ≤ kMaxTrainSteps, a model size from a fixed list).
+constexpr size_t kMaxTrainSettingsBytes = 64u << 10;  // a settings object is a few dozen bytes
+constexpr size_t kMaxTrainSettingsValues = 256;
+TrainSettings parse_train_settings(std::string_view settings_json);
+
 Json encode_log_line(const LogLine& line, RunKind run);
 Json encode_final_run(const TrainRun& run, const LogLine& last, std::vector<SampleFigures> samples);
 

@@ -1,8 +1,15 @@
-// Prints the core's size and speed figures: wasm and JS glue sizes (raw, gzip), and the time per
-// iteration of collate + loss natively and in wasm under node, on the same generated requests
-// (B=8, T=512, V=64; see bench_native.cpp, which generates them for both sides); then the same for
-// the batch doctor on a 64 × 4096 batch printed in full (three tensors, ~5.6 MB of text).
-// Figures only, no assertions: timings vary with the machine and its load.
+// Prints the core's size and speed figures, and what its limits cost:
+//   1. wasm and JS glue sizes (raw, gzip);
+//   2. collate + loss at B=8, T=512, V=64, natively and in wasm under node, on the JSON path
+//      (run_command: text in, text out) and on the typed-array path (tensor_api.hpp; in wasm from
+//      JS typed arrays through web/core/masklab.js, copies included);
+//   3. the batch doctor on a 64 × 4096 batch printed in full (three tensors, ~5.6 MB of text),
+//      natively and in wasm (core.doctor: the paste crosses as it is);
+//   4. per command, the largest request it accepts and one over a limit: natively through the
+//      CLI (CPU time, wall time, peak memory) and in wasm (CPU time, wasm memory after the call).
+// Times are CPU time (the machine is shared: wall time under load measures the neighbours); all
+// requests come from build/native/masklab_bench, so both sides run the same bytes.
+// Figures only, no assertions (tests/node/limits.test.mjs asserts the outcomes).
 //
 //   node scripts/bench/bench.mjs [ITERATIONS]     (scripts/bench.sh builds first)
 
@@ -17,6 +24,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const wasmPath = join(root, 'web', 'generated', 'masklab_core.wasm');
 const gluePath = join(root, 'web', 'generated', 'masklab_core.mjs');
 const benchPath = join(root, 'build', 'native', 'masklab_bench');
+const cliPath = join(root, 'build', 'native', 'masklab');
 
 const iterations = Number(process.argv[2] ?? 20);
 if (!Number.isInteger(iterations) || iterations < 1) {
@@ -35,43 +43,79 @@ console.log('masklab core: size');
 const wasmBinary = sizes('wasm', wasmPath);
 sizes('JS glue (unminified)', gluePath);
 
-console.log(`\nmasklab core: collate + loss, B=8 T=512 V=64, ${iterations} iterations`);
+const bench = (...args) => execFileSync(benchPath, args, { encoding: 'utf8', maxBuffer: 1 << 28 }).trim();
+const cpuMs = (run) => {
+  const start = process.cpuUsage();
+  const value = run();
+  const used = process.cpuUsage(start);
+  return { value, ms: (used.user + used.system) / 1000 };
+};
 
-// Native: the bench binary times itself and prints "... X ms/iter ...".
-const nativeLine = execFileSync(benchPath, [String(iterations)], { encoding: 'utf8' }).trim();
-const [, total, collate, loss] = /([\d.]+) ms\/iter \(collate ([\d.]+), loss ([\d.]+)/.exec(nativeLine) ?? [];
-const [, nativeDoctor, nativeDoctorCpu] = /native doctor .*: ([\d.]+) ms\/iter \(cpu ([\d.]+)\)/.exec(nativeLine) ?? [];
-const nativeMs = Number(total);
-const row = (label, ms, parts) =>
-  console.log(`${label.padEnd(22)} ${ms.toFixed(3).padStart(10)} ms/iter  (collate ${parts[0].toFixed(3)}, loss ${parts[1].toFixed(3)})`);
-row('native (g++ -O3)', nativeMs, [Number(collate), Number(loss)]);
+// --- 2. speed ------------------------------------------------------------------------------
+console.log(`\nmasklab core: collate + loss, B=8 T=512 V=64, CPU ms per iteration (${iterations} iterations)`);
+const row = (label, collate, loss) =>
+  console.log(`${label.padEnd(30)} ${(collate + loss).toFixed(3).padStart(9)} ms  (collate ${collate.toFixed(3)}, loss ${loss.toFixed(3)})`);
+const parseNative = (line) => {
+  const [, , collate, loss] = /([\d.]+) ms\/iter \(collate ([\d.]+), loss ([\d.]+)/.exec(line) ?? [];
+  return [Number(collate), Number(loss)];
+};
+const nativeLines = bench(String(iterations));
+row('native, JSON path (g++ -O3)', ...parseNative(nativeLines));
+const [, nativeDoctor, nativeDoctorCpu] = /native doctor .*: ([\d.]+) ms\/iter \(cpu ([\d.]+)\)/.exec(nativeLines) ?? [];
+row('native, typed path', ...parseNative(bench('--typed', String(Math.max(iterations, 50)))));
 
-// Wasm: the very same request bytes, timed inside wasm (benchRun) so JS string copies are excluded.
-const request = (command) =>
-  execFileSync(benchPath, ['--print', command], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).trim();
-const collateJson = request('collate');
-const lossJson = request('loss');
-
-const { default: createMasklabCore } = await import(gluePath);
-const core = await createMasklabCore({ wasmBinary });
+const { loadCore } = await import('../../web/core/masklab.js');
+const core = await loadCore({ wasmBinary });
+const collateJson = bench('--print', 'collate');
+const lossJson = bench('--print', 'loss');
 for (const [command, json] of [['collate', collateJson], ['loss', lossJson]]) {
   if (core.benchRun(command, json, 1) < 0) {
-    console.error(`bench: the wasm core rejected the ${command} request: ${core.run(command, json).slice(0, 300)}`);
+    console.error(`bench: the wasm core rejected the ${command} request: ${core.runJson(command, json).slice(0, 300)}`);
     process.exit(1);
   }
 }
-const wasmCollateMs = core.benchRun('collate', collateJson, iterations) / iterations;
-const wasmLossMs = core.benchRun('loss', lossJson, iterations) / iterations;
-const wasmMs = wasmCollateMs + wasmLossMs;
-row('wasm (em++ -O3, node)', wasmMs, [wasmCollateMs, wasmLossMs]);
-console.log(`ratio wasm / native    ${(wasmMs / nativeMs).toFixed(2).padStart(10)}`);
+// Timed inside wasm (benchRun) so the JS string copies are excluded, as natively.
+const wasmCollate = cpuMs(() => core.benchRun('collate', collateJson, iterations)).ms / iterations;
+const wasmLoss = cpuMs(() => core.benchRun('loss', lossJson, iterations)).ms / iterations;
+row('wasm, JSON path (node)', wasmCollate, wasmLoss);
 
+// The typed path from JS: the same requests as typed arrays, copies in and out included.
+const collateRequest = JSON.parse(collateJson);
+const lossRequest = JSON.parse(lossJson);
+const typedCollate = {
+  input_ids: Int32Array.from(collateRequest.features.flatMap((f) => f.input_ids)),
+  lengths: Int32Array.from(collateRequest.features.map((f) => f.input_ids.length)),
+  pad_token_id: collateRequest.pad_token_id,
+  vocab_size: collateRequest.vocab_size,
+};
+const [B, T, V] = [lossRequest.logits.length, lossRequest.logits[0].length, lossRequest.logits[0][0].length];
+const typedLoss = {
+  logits: Float64Array.from(lossRequest.logits.flat(2)),
+  labels: Int32Array.from(lossRequest.labels.flat()),
+  shape: [B, T, V],
+  shift: true,
+  ignore_index: -100,
+  reduction: 'mean',
+};
+if (core.typed.collate(typedCollate).error || core.typed.loss(typedLoss).error) {
+  console.error('bench: the wasm typed path refused the workload');
+  process.exit(1);
+}
+const typedRuns = Math.max(iterations, 50);
+const wasmTypedCollate = cpuMs(() => { for (let i = 0; i < typedRuns; i++) core.typed.collate(typedCollate); }).ms / typedRuns;
+const wasmTypedLoss = cpuMs(() => { for (let i = 0; i < typedRuns; i++) core.typed.loss(typedLoss); }).ms / typedRuns;
+row('wasm, typed path (from JS)', wasmTypedCollate, wasmTypedLoss);
+const float32Loss = { ...typedLoss, logits: Float32Array.from(typedLoss.logits) };
+const wasmTypedLoss32 = cpuMs(() => { for (let i = 0; i < typedRuns; i++) core.typed.loss(float32Loss); }).ms / typedRuns;
+row('wasm, typed path, float32', wasmTypedCollate, wasmTypedLoss32);
+
+// --- 3. doctor -----------------------------------------------------------------------------
 // The batch doctor: the page hands its paste to core.doctor(text, options) as it is; the CLI does
 // the same with a FILE. Timed inside wasm (benchDoctor), like benchRun above.
 const doctorText = execFileSync(benchPath, ['--print', 'doctor'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).trimEnd();
 const doctorOptions = execFileSync(benchPath, ['--print', 'doctor-options'], { encoding: 'utf8' }).trim();
 if (core.benchDoctor(doctorText, doctorOptions, 1) < 0) {
-  console.error(`bench: the wasm core rejected the doctor batch: ${core.doctor(doctorText, doctorOptions).slice(0, 300)}`);
+  console.error(`bench: the wasm core rejected the doctor batch: ${core.doctorJson(doctorText, doctorOptions).slice(0, 300)}`);
   process.exit(1);
 }
 const cpuBefore = process.cpuUsage();
@@ -83,3 +127,20 @@ console.log(`${'native (g++ -O3)'.padEnd(22)} ${Number(nativeDoctor).toFixed(3).
 console.log(`${'wasm (em++ -O3, node)'.padEnd(22)} ${wasmDoctor.toFixed(3).padStart(10)} ms/iter  (cpu ${wasmDoctorCpu.toFixed(3)})   target <= 50`);
 console.log(`ratio wasm / native    ${(wasmDoctor / Number(nativeDoctor)).toFixed(2).padStart(10)}           (cpu ${(wasmDoctorCpu / Number(nativeDoctorCpu)).toFixed(2)})`);
 console.log(`load average           ${loadavg().map((x) => x.toFixed(2)).join(' ')}   (wall-clock timings are noisy on a busy machine; cpu time less so)`);
+
+// --- 4. limits -----------------------------------------------------------------------------
+console.log('\nmasklab core: limits, natively through the CLI (cpp/core/limits.hpp)');
+console.log(bench('--limits', cliPath));
+
+console.log('\nmasklab core: limits, in wasm under node (JSON path; memory = wasm heap after the call)');
+console.log(`${'case'.padEnd(22)} ${'result'.padEnd(8)} ${'cpu ms'.padStart(9)} ${'heap MB'.padStart(8)}`);
+const cases = bench('--cases').split('\n').map((line) => line.split(' '));
+for (const [name, command] of cases) {
+  const text = bench('--print', name);
+  // A fresh copy of masklab.js (a new URL is a new module) loads a fresh wasm instance, so its
+  // memory shows this request's peak.
+  const fresh = await import(`../../web/core/masklab.js?case=${name}`).then(({ loadCore: load }) => load({ wasmBinary }));
+  const { value: answer, ms } = cpuMs(() => fresh.runJson(command, text));
+  const refused = answer.startsWith('{"error"');
+  console.log(`${name.padEnd(22)} ${(refused ? 'refused' : 'answered').padEnd(8)} ${ms.toFixed(0).padStart(9)} ${(fresh.memoryBytes() / 2 ** 20).toFixed(0).padStart(8)}`);
+}

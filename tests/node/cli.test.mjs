@@ -6,12 +6,13 @@
 // the request a user would have to fix.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 
-import { runCli } from './helpers.mjs';
+import { CLI_PATH, runCli } from './helpers.mjs';
 
 const ONE_ERROR_LINE = /^masklab: [^\n]+: [^\n]+\n$/;
 
@@ -154,5 +155,60 @@ describe('good invocations', () => {
     assert.deepEqual(answer.input_ids, [[3, 4], [5, 0]]);
     assert.deepEqual(answer.attention_mask, [[1, 1], [1, 0]]);
     assert.deepEqual(answer.labels, [[3, 4], [5, -100]]);
+  });
+});
+
+describe('input is bounded and read the way editors write it', () => {
+  // The core's byte bound (cpp/core/limits.hpp kMaxRequestBytes).
+  const MAX_BYTES = 64 * 1024 * 1024;
+
+  test('an endless stdin (/dev/zero) is refused once it passes the bound, not read to the end', () => {
+    // Regression (issue 11): the CLI buffered all of stdin first and grew until bad_alloc.
+    const zero = openSync('/dev/zero', 'r');
+    try {
+      const result = spawnSync(CLI_PATH, ['collate'], { stdio: [zero, 'pipe', 'pipe'], encoding: 'utf8', timeout: 60000 });
+      assertFailsCleanly(result, 'stdin');
+      assert.match(result.stderr, /is more than 67,108,864 bytes; at most that many are accepted \(the request is too large\)/);
+    } finally {
+      closeSync(zero);
+    }
+  });
+
+  test('a file one byte over the bound is refused, naming the file', () => {
+    const path = join(scratch, 'too-large.json');
+    const head = '{"features": [{"input_ids": [1]}], "pad_token_id": 0';
+    writeFileSync(path, head + ' '.repeat(MAX_BYTES - head.length) + '}');
+    assertFailsCleanly(runCli('collate', null, [path]), path);
+  });
+
+  test('a file exactly at the bound is read', () => {
+    const path = join(scratch, 'at-bound.json');
+    const head = '{"features": [{"input_ids": [1]}], "pad_token_id": 0';
+    writeFileSync(path, head + ' '.repeat(MAX_BYTES - head.length - 1) + '}');
+    const result = runCli('collate', null, [path]);
+    assert.equal(result.status, 0, result.stderr);
+    assert.deepEqual(JSON.parse(result.stdout).input_ids, [[1]]);
+  });
+
+  test('a UTF-8 byte order mark before the JSON is accepted, from a file and from stdin', () => {
+    // Regression (issue 11): Notepad-style files were refused as "unexpected character".
+    const request = '\uFEFF{"features": [{"input_ids": [3]}], "pad_token_id": 0}';
+    const path = join(scratch, 'bom.json');
+    writeFileSync(path, request);
+    for (const result of [runCli('collate', null, [path]), runCli('collate', request)]) {
+      assert.equal(result.status, 0, result.stderr);
+      assert.deepEqual(JSON.parse(result.stdout).input_ids, [[3]]);
+    }
+    // Only at the very start: a BOM after a space is a stray character.
+    assertFailsCleanly(runCli('collate', ' \uFEFF{}'), 'json');
+  });
+
+  test('invalid UTF-8 in a string is refused with the field named, never echoed', () => {
+    const bytes = Buffer.concat([Buffer.from('{"text_features": ["ok", "caf'), Buffer.from([0xe9]), Buffer.from('"]}')]);
+    const path = join(scratch, 'latin1.json');
+    writeFileSync(path, bytes);
+    const result = runCli('inspect', null, [path]);
+    assertFailsCleanly(result, 'text_features[1]');
+    assert.match(result.stderr, /is not valid UTF-8/);
   });
 });

@@ -2,14 +2,15 @@
 //
 // - loadWasmCore(): the site's JS API (web/core/masklab.js) over the built wasm module, fed the
 //   .wasm bytes from disk — the module is built for the web, so node cannot fetch it itself.
-// - runWasmRaw(command, json): the module's raw `run` string answer, for byte-exact comparisons.
+// - runWasmRaw(command, json): the module's exact answer text, for byte-exact comparisons.
 // - runCli(command, request): runs the native CLI build/native/masklab on a request.
 // - assertSameAnswer(native, wasm): native and wasm answers agree (non-integers to a relative 1e-12).
 // Both artefacts must be built first (scripts/build.sh); a clear error says so if they are not.
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +18,11 @@ import { fileURLToPath } from 'node:url';
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const WASM_PATH = join(REPO_ROOT, 'web', 'generated', 'masklab_core.wasm');
 export const MODULE_PATH = join(REPO_ROOT, 'web', 'generated', 'masklab_core.mjs');
-export const CLI_PATH = join(REPO_ROOT, 'build', 'native', 'masklab');
+// MASKLAB_CLI points the CLI tests at another build of it (scripts/test.sh runs them again on the
+// AddressSanitizer + UndefinedBehaviorSanitizer build).
+export const CLI_PATH = process.env.MASKLAB_CLI
+  ? resolve(REPO_ROOT, process.env.MASKLAB_CLI)
+  : join(REPO_ROOT, 'build', 'native', 'masklab');
 
 function requireBuilt(path) {
   if (!existsSync(path)) throw new Error(`${path} is missing — run scripts/build.sh first`);
@@ -37,19 +42,19 @@ export async function loadWasmCore() {
   return loadCore({ wasmBinary: wasmBytes() });
 }
 
-let rawModulePromise = null;
-/** The Emscripten module itself: { run(command, json) -> string, benchRun(...) -> ms }. */
-export function loadRawModule() {
-  requireBuilt(MODULE_PATH);
-  rawModulePromise ??= import('../../web/generated/masklab_core.mjs').then(({ default: create }) =>
-    create({ wasmBinary: wasmBytes() }),
-  );
-  return rawModulePromise;
+// MASKLAB_RECORD_REQUESTS=DIR keeps every request sent through runCli and runWasmRaw as
+// DIR/<command>/<sha1>: scripts/fuzz/seed-corpus.mjs turns them into the fuzzers' seeds.
+function record(command, text) {
+  const dir = process.env.MASKLAB_RECORD_REQUESTS;
+  if (!dir || typeof command !== 'string' || !/^[a-z_]+$/.test(command)) return;
+  mkdirSync(join(dir, command), { recursive: true });
+  writeFileSync(join(dir, command, createHash('sha1').update(text).digest('hex')), text);
 }
 
-/** The wasm module's answer as the exact JSON string it produced. */
+/** The wasm module's answer as the exact JSON text it produced (core.runJson). */
 export async function runWasmRaw(command, json) {
-  return (await loadRawModule()).run(command, json);
+  record(command, json);
+  return (await loadWasmCore()).runJson(command, json);
 }
 
 /**
@@ -61,6 +66,7 @@ export function runCli(command, input, args = []) {
   requireBuilt(CLI_PATH);
   const argv = command === null ? args : [command, ...args];
   const stdin = input === null || input === undefined ? '' : typeof input === 'string' ? input : JSON.stringify(input);
+  if (stdin.length < 1 << 20) record(command, stdin);
   // stdin comes from a file, not a pipe: a CLI that exits without reading (an unknown command)
   // would otherwise make node's write fail with EPIPE, flakily.
   const dir = mkdtempSync(join(tmpdir(), 'masklab-cli-'));

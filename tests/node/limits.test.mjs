@@ -1,0 +1,84 @@
+// The limits of cpp/core/limits.hpp hold on both sides: for every command, the largest request it
+// accepts is answered and a request just over a limit is refused with a clear message — by the
+// native CLI and by the WebAssembly module, which must answer, not abort, at its 2 GB ceiling.
+//
+// The requests are masklab_bench's limit cases (scripts/bench/bench_native.cpp), built from the
+// limits' own constants, so this suite follows a change of limit; `npm run bench` prints their
+// time and memory. Here only the outcome is asserted: answered or refused, and how.
+
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+
+import { CLI_PATH, REPO_ROOT, loadWasmCore } from './helpers.mjs';
+
+const BENCH = join(REPO_ROOT, 'build', 'native', 'masklab_bench');
+const CASES = execFileSync(BENCH, ['--cases'], { encoding: 'utf8' })
+  .trim()
+  .split('\n')
+  .map((line) => {
+    const [name, command, outcome] = line.split(' ');
+    return { name, command, answered: outcome === 'answered' };
+  });
+const request = (name) => execFileSync(BENCH, ['--print', name], { encoding: 'utf8', maxBuffer: 1 << 28 }).trimEnd();
+
+const scratch = mkdtempSync(join(tmpdir(), 'masklab-limits-'));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+// What a refusal must say: the field, and which side is too large.
+function assertRefusal(error, name) {
+  assert.equal(typeof error.field, 'string', name);
+  assert.ok(error.field.length > 0, `${name}: a field is named`);
+  assert.match(error.message, /too large/, `${name}: ${error.message}`);
+}
+
+test('every command has a largest-accepted case and an over-limit case', () => {
+  for (const command of ['collate', 'loss', 'accumulate', 'attention', 'inspect', 'chat']) {
+    assert.ok(CASES.some((c) => c.command === command && c.answered), `${command}: largest accepted`);
+    assert.ok(CASES.some((c) => c.command === command && !c.answered), `${command}: over a limit`);
+  }
+});
+
+describe('the native CLI', () => {
+  for (const c of CASES) {
+    test(`${c.name}: ${c.answered ? 'answered' : 'refused'}`, () => {
+      const path = join(scratch, `${c.name}.json`);
+      writeFileSync(path, request(c.name));
+      const result = spawnSync(CLI_PATH, [c.command, path], { encoding: 'utf8', maxBuffer: 1 << 28 });
+      assert.equal(result.signal, null, `${c.name}: killed by ${result.signal}`);
+      if (c.answered) {
+        assert.equal(result.status, 0, result.stderr);
+        assert.equal(typeof JSON.parse(result.stdout), 'object');
+      } else {
+        assert.equal(result.status, 2, result.stderr);
+        assert.equal(result.stdout, '');
+        const [, field, message] = /^masklab: ([^:]+(?::[^ ][^:]*)*): (.*)\n$/.exec(result.stderr) ?? [];
+        assertRefusal({ field, message }, c.name);
+      }
+    });
+  }
+});
+
+describe('the WebAssembly module', () => {
+  for (const c of CASES) {
+    test(`${c.name}: ${c.answered ? 'answered' : 'refused'}`, async () => {
+      const core = await loadWasmCore();
+      const answer = JSON.parse(core.runJson(c.command, request(c.name)));
+      if (c.answered) assert.equal(answer.error, undefined, JSON.stringify(answer.error));
+      else assertRefusal(answer.error, c.name);
+    });
+  }
+
+  test('loss-largest through core.loss (the typed path a page takes) equals the JSON path', async () => {
+    const core = await loadWasmCore();
+    const text = request('loss-largest');
+    const viaJson = JSON.parse(core.runJson('loss', text));
+    const viaCore = core.loss(JSON.parse(text));
+    assert.equal(viaCore.error, undefined);
+    assert.equal(viaCore.loss, viaJson.loss);
+    assert.deepEqual(viaCore.per_token, viaJson.per_token);
+  });
+});
