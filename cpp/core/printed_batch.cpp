@@ -288,6 +288,12 @@ class Reader {
       const char c = cur();
       if (c == '\\' || c == '\n' || static_cast<unsigned char>(c) < 0x20)
         fail("a field name with escapes or line breaks; field names are plain words like attention_mask");
+      // Field names are echoed in messages and in the answer: a non-ASCII byte could make the
+      // answer invalid UTF-8 (fuzz regression doctor-text-key-with-invalid-utf8), and no collator
+      // names a tensor with one.
+      if (static_cast<unsigned char>(c) >= 0x7F)
+        fail("a field name with a character that is not plain ASCII; field names are plain words like "
+             "attention_mask");
       if (pos_ - start >= kMaxPastedKeyLength)
         fail("a field name longer than " + std::to_string(kMaxPastedKeyLength) + " characters");
       ++pos_;

@@ -7,7 +7,9 @@
 #include <cmath>
 #include <string>
 
+#include "api.hpp"
 #include "fixtures.hpp"
+#include "json.hpp"
 #include "printed_batch.hpp"
 
 using namespace masklab;
@@ -257,6 +259,20 @@ TEST_SUITE("printed batch: hostile input is bounded") {
     const InputError e = refusal(nul);
     CHECK(contains(e.message, "found a character the doctor does not read"));
     CHECK(contains(refusal("{'a': \xff}").message, "found a character the doctor does not read"));
+  }
+
+  TEST_CASE("regression (fuzz): a field name with a non-ASCII byte is refused, not echoed into the answer") {
+    // Found by fuzz_doctor_text (tests/fuzz/regressions/doctor-text-key-with-invalid-utf8): the key
+    // "b\xD2uined" was quoted in "expected ':' after the key ...", so the answer was not UTF-8.
+    const InputError e = refusal("{\"b\xD2uined\", \"mlx\"}");
+    CHECK(e.field == "text");
+    CHECK(e.message == "line 1, column 4: a field name with a character that is not plain ASCII; field names are "
+                       "plain words like attention_mask");
+    // Through the API the answer parses as JSON (valid UTF-8) and names the field.
+    const ApiResult r = run_doctor("{'a\xC3\xA9': [1]}", "{}");
+    CHECK_FALSE(r.ok);
+    CHECK(r.json.find('\xC3') == std::string::npos);
+    CHECK_NOTHROW(parse_json(r.json));
   }
 
   TEST_CASE("too many fields, a field name too long, a number too long") {
