@@ -18,6 +18,7 @@ Batch row_batch(const DoctorBatch& d, int b) {
   one.B = 1;
   one.T = d.length[b];
   one.L = one.T;  // labels aligned with input_ids
+  one.reserve_cells();
   for (int t = 0; t < one.T; ++t) {
     const int i = d.at(b, t);
     const bool pad = d.is_pad[i] != 0;
@@ -70,6 +71,8 @@ struct ScoredPairs {
 
 ScoredPairs scored_pairs(const DoctorBatch& d, bool shift) {
   ScoredPairs out;
+  out.pairs.reserve(d.input_ids.size());
+  out.row.reserve(d.input_ids.size());
   for (int b = 0; b < d.B; ++b)
     for (int t = 0; t < d.length[b]; ++t) {
       const int src = shift ? t + 1 : t;

@@ -26,9 +26,10 @@ struct TextPoint {
   int line = 1, column = 1;
 };
 
-TextPoint point_at(std::string_view text, size_t at) {
-  TextPoint p;
-  for (size_t i = 0; i < at && i < text.size(); ++i) {
+// The point of byte `at`, counting on from `p` at byte `from` (from <= at): the reader asks for
+// each field's point in text order, so it counts each byte once rather than once per field.
+TextPoint point_after(std::string_view text, TextPoint p, size_t from, size_t at) {
+  for (size_t i = from; i < at && i < text.size(); ++i) {
     const unsigned char c = static_cast<unsigned char>(text[i]);
     if (c == '\n') {
       ++p.line;
@@ -39,6 +40,8 @@ TextPoint point_at(std::string_view text, size_t at) {
   }
   return p;
 }
+
+TextPoint point_at(std::string_view text, size_t at) { return point_after(text, TextPoint{}, 0, at); }
 
 }  // namespace
 
@@ -98,6 +101,15 @@ class Reader {
   std::string_view text_;
   size_t pos_ = 0;
   long long numbers_ = 0;
+  size_t counted_to_ = 0;   // field_point has counted lines and columns up to this byte
+  TextPoint counted_point_;
+
+  TextPoint field_point(size_t at) {
+    if (at < counted_to_) return point_at(text_, at);
+    counted_point_ = point_after(text_, counted_point_, counted_to_, at);
+    counted_to_ = at;
+    return counted_point_;
+  }
 
   [[noreturn]] void fail_at(size_t at, const std::string& what) const {
     throw InputError("text", text_position(text_, at) + ": " + what);
@@ -324,7 +336,7 @@ class Reader {
 
     PastedField f;
     f.name = std::move(key);
-    const TextPoint where = point_at(text_, at);
+    const TextPoint where = field_point(at);
     f.line = where.line;
     f.column = where.column;
     if (starts("tensor(")) {
