@@ -70,22 +70,32 @@ void validate(const LossInput& in) {
   }
 }
 
-// log softmax(row) into logp; returns -logp[target] (or 0 when target < 0).
-// Relative to the row max m: logp = (x - m) - log z, with z = sum exp(x_v - m) in [1, V].
+// log softmax(row) = (x - m) - log z relative to the row max m, with z = sum exp(x_v - m) in [1, V].
 // Not x - (m + log z): for logits [1e17, 1e17] m + log 2 rounds back to 1e17, so the loss came
 // out 0 instead of ln 2, and at [1e308, 1e308] the softmax came out [1, 1]. A logp is -inf only
 // when x sits more than ~1.8e308 below the max, where the true value is not a double either.
-// `exps` is scratch of V values. The exps are summed in order v = 0, 1, ..., as before.
-double log_softmax(const double* row, int V, int target, double* logp, double* exps) {
+// Writes x - m into `shifted` (V values; `exps` is scratch of V) and returns log z; the exps are
+// summed in order v = 0, 1, ....
+double shifted_log_z(const double* row, int V, double* shifted, double* exps) {
   double m = row[0];
   for (int v = 1; v < V; ++v) m = std::max(m, row[v]);
-  for (int v = 0; v < V; ++v) logp[v] = row[v] - m;
-  exp_row(logp, exps, V);
+  for (int v = 0; v < V; ++v) shifted[v] = row[v] - m;
+  exp_row(shifted, exps, V);
   double z = 0;
   for (int v = 0; v < V; ++v) z += exps[v];
-  const double log_z = std::log(z);
+  return std::log(z);
+}
+
+// log softmax(row) into logp.
+void log_softmax(const double* row, int V, double* logp, double* exps) {
+  const double log_z = shifted_log_z(row, V, logp, exps);
   for (int v = 0; v < V; ++v) logp[v] -= log_z;
-  return target >= 0 ? -logp[target] : 0.0;
+}
+
+// -log softmax(row)[target] alone: the forward pass needs no other entry.
+double token_nll(const double* row, int V, int target, double* shifted, double* exps) {
+  const double log_z = shifted_log_z(row, V, shifted, exps);
+  return -(shifted[target] - log_z);
 }
 
 // "logits[b][t]" of the first token whose loss is not a finite double, or "" if none.
@@ -137,7 +147,7 @@ void backward(const LossInput& in, LossResult& r) {
       const bool kept = y != in.ignore_index;
       if (!gather && !kept) continue;
       const size_t bt = static_cast<size_t>(b) * T + t;
-      log_softmax(&in.logits[bt * V], V, -1, logp.data(), exps.data());
+      log_softmax(&in.logits[bt * V], V, logp.data(), exps.data());
       std::fill(g.begin(), g.end(), 0.0);
       g[kept ? y : std::max(y, 0)] = -upstream_weight(in, r, b, kept);
       double total = 0;
@@ -200,7 +210,7 @@ LossResult cross_entropy(const LossInput& in) {
       const size_t bt = static_cast<size_t>(b) * T + t;
       r.targets[bt] = y;
       if (y == in.ignore_index) continue;
-      const double nll = log_softmax(&in.logits[bt * V], V, y, logp.data(), exps.data());
+      const double nll = token_nll(&in.logits[bt * V], V, y, logp.data(), exps.data());
       r.per_token[bt] = nll;
       row_sum[b] += nll;
       ++r.per_example_targets[b];
