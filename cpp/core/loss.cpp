@@ -74,27 +74,24 @@ void validate(const LossInput& in) {
 // Not x - (m + log z): for logits [1e17, 1e17] m + log 2 rounds back to 1e17, so the loss came
 // out 0 instead of ln 2, and at [1e308, 1e308] the softmax came out [1, 1]. A logp is -inf only
 // when x sits more than ~1.8e308 below the max, where the true value is not a double either.
-// Writes x - m into `shifted` (V values; `exps` is scratch of V) and returns log z; the exps are
-// summed in order v = 0, 1, ....
-double shifted_log_z(const double* row, int V, double* shifted, double* exps) {
+// Writes x - m into `shifted` (V values) and returns log z; the exps are summed in order
+// v = 0, 1, ....
+double shifted_log_z(const double* row, int V, double* shifted) {
   double m = row[0];
   for (int v = 1; v < V; ++v) m = std::max(m, row[v]);
   for (int v = 0; v < V; ++v) shifted[v] = row[v] - m;
-  exp_row(shifted, exps, V);
-  double z = 0;
-  for (int v = 0; v < V; ++v) z += exps[v];
-  return std::log(z);
+  return std::log(exp_sum(shifted, V));
 }
 
 // log softmax(row) into logp.
-void log_softmax(const double* row, int V, double* logp, double* exps) {
-  const double log_z = shifted_log_z(row, V, logp, exps);
+void log_softmax(const double* row, int V, double* logp) {
+  const double log_z = shifted_log_z(row, V, logp);
   for (int v = 0; v < V; ++v) logp[v] -= log_z;
 }
 
 // -log softmax(row)[target] alone: the forward pass needs no other entry.
-double token_nll(const double* row, int V, int target, double* shifted, double* exps) {
-  const double log_z = shifted_log_z(row, V, shifted, exps);
+double token_nll(const double* row, int V, int target, double* shifted) {
+  const double log_z = shifted_log_z(row, V, shifted);
   return -(shifted[target] - log_z);
 }
 
@@ -147,7 +144,7 @@ void backward(const LossInput& in, LossResult& r) {
       const bool kept = y != in.ignore_index;
       if (!gather && !kept) continue;
       const size_t bt = static_cast<size_t>(b) * T + t;
-      log_softmax(&in.logits[bt * V], V, logp.data(), exps.data());
+      log_softmax(&in.logits[bt * V], V, logp.data());
       std::fill(g.begin(), g.end(), 0.0);
       g[kept ? y : std::max(y, 0)] = -upstream_weight(in, r, b, kept);
       double total = 0;
@@ -202,7 +199,7 @@ LossResult cross_entropy(const LossInput& in) {
   r.targets.assign(static_cast<size_t>(B) * T, in.ignore_index);
   r.per_example_loss.assign(B, std::nullopt);
   r.per_example_targets.assign(B, 0);
-  std::vector<double> row_sum(B, 0.0), logp(V), exps(V);
+  std::vector<double> row_sum(B, 0.0), logp(V);
 
   for (int b = 0; b < B; ++b)
     for (int t = 0; t < T; ++t) {
@@ -210,7 +207,7 @@ LossResult cross_entropy(const LossInput& in) {
       const size_t bt = static_cast<size_t>(b) * T + t;
       r.targets[bt] = y;
       if (y == in.ignore_index) continue;
-      const double nll = token_nll(&in.logits[bt * V], V, y, logp.data(), exps.data());
+      const double nll = token_nll(&in.logits[bt * V], V, y, logp.data());
       r.per_token[bt] = nll;
       row_sum[b] += nll;
       ++r.per_example_targets[b];

@@ -32,8 +32,11 @@ extern "C" const struct MuslExpData {
 
 namespace masklab {
 
-// out[v] = std::exp(x[v]) for v in [0, n).
-inline void exp_row(const double* x, double* out, int n) {
+// out[v] = std::exp(x[v]) for v in [0, n) (when kStore), and returns their sum added in order
+// v = 0, 1, ... (interleaved with the exps, so its chain of additions overlaps their work).
+template <bool kStore>
+inline double exp_row_and_sum(const double* x, double* out, int n) {
+  double sum = 0;
 #if defined(__EMSCRIPTEN__) && defined(__wasm_simd128__)
   const MuslExpData& d = __exp_data;
   const v128_t inv_ln2_n = wasm_f64x2_splat(d.invln2N), shift = wasm_f64x2_splat(d.shift);
@@ -50,8 +53,10 @@ inline void exp_row(const double* x, double* out, int n) {
     const std::uint64_t a1 = static_cast<std::uint64_t>(wasm_i64x2_extract_lane(abstop, 1));
     const bool tiny0 = a0 < 0x3c9, tiny1 = a1 < 0x3c9;  // |x| < 2^-54: musl returns 1 + x
     if (a0 >= 0x408 || a1 >= 0x408) {  // |x| >= 512, inf or NaN: musl's special cases
-      out[v] = std::exp(x[v]);
-      out[v + 1] = std::exp(x[v + 1]);
+      const double e0 = std::exp(x[v]), e1 = std::exp(x[v + 1]);
+      if constexpr (kStore) out[v] = e0, out[v + 1] = e1;
+      sum += e0;
+      sum += e1;
       continue;
     }
     const v128_t z = wasm_f64x2_mul(inv_ln2_n, xv);
@@ -75,12 +80,24 @@ inline void exp_row(const double* x, double* out, int n) {
       const v128_t near_zero = wasm_i64x2_make(tiny0 ? -1 : 0, tiny1 ? -1 : 0);
       y = wasm_v128_bitselect(wasm_f64x2_add(one, xv), y, near_zero);
     }
-    wasm_v128_store(out + v, y);
+    if constexpr (kStore) wasm_v128_store(out + v, y);
+    sum += wasm_f64x2_extract_lane(y, 0);
+    sum += wasm_f64x2_extract_lane(y, 1);
   }
-  for (; v < n; ++v) out[v] = std::exp(x[v]);
 #else
-  for (int v = 0; v < n; ++v) out[v] = std::exp(x[v]);
+  int v = 0;
 #endif
+  for (; v < n; ++v) {
+    const double e = std::exp(x[v]);
+    if constexpr (kStore) out[v] = e;
+    sum += e;
+  }
+  return sum;
 }
+
+inline void exp_row(const double* x, double* out, int n) { exp_row_and_sum<true>(x, out, n); }
+
+// sum of std::exp(x[v]), added in order v = 0, 1, ...
+inline double exp_sum(const double* x, int n) { return exp_row_and_sum<false>(x, nullptr, n); }
 
 }  // namespace masklab
