@@ -28,6 +28,16 @@ void check_id(int id, const std::string& field, const CollateOptions& o) {
                                 std::to_string(*o.vocab_size) + ")");
 }
 
+// check_id on every id of features[i].<name> (with skip_negative, a negative label is an ignore
+// value, not checked). The field's name is built only for an id that fails, not once per token.
+void check_ids(const std::vector<int>& ids, size_t i, const char* name, const CollateOptions& o, bool skip_negative) {
+  for (size_t t = 0; t < ids.size(); ++t) {
+    const int id = ids[t];
+    if (id < 0 ? !skip_negative : o.vocab_size && id >= *o.vocab_size)
+      check_id(id, feature_field(i, name) + "[" + std::to_string(t) + "]", o);
+  }
+}
+
 void check_parallel(const std::optional<std::vector<int>>& v, size_t n, size_t i, const char* name,
                     bool zero_one) {
   if (!v) return;
@@ -86,17 +96,13 @@ void validate_collate_input(const std::vector<Feature>& features, const CollateO
                        "is empty; DataCollatorWithFlattening would still write its separator label, so "
                        "labels and input_ids would no longer line up");
     total += static_cast<long long>(n);
-    for (size_t t = 0; t < n; ++t)
-      check_id(f.input_ids[t], feature_field(i, "input_ids") + "[" + std::to_string(t) + "]", o);
+    check_ids(f.input_ids, i, "input_ids", o, false);
     // Under "given" labels are padded on their own and may have their own length (seq2seq);
     // everywhere else they sit one under each token.
     const bool own_length = o.label_policy == LabelPolicy::Given && o.packing == Packing::None &&
                             !f.completion_mask && !f.assistant_masks;
     if (!own_length) check_parallel(f.labels, n, i, "labels", false);
-    if (f.labels)
-      for (size_t t = 0; t < f.labels->size(); ++t)
-        if ((*f.labels)[t] >= 0)
-          check_id((*f.labels)[t], feature_field(i, "labels") + "[" + std::to_string(t) + "]", o);
+    if (f.labels) check_ids(*f.labels, i, "labels", o, true);
     check_parallel(f.attention_mask, n, i, "attention_mask", true);
     check_parallel(f.completion_mask, n, i, "completion_mask", true);
     check_parallel(f.assistant_masks, n, i, "assistant_masks", true);

@@ -3,14 +3,19 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "input_error.hpp"
 #include "json.hpp"
+#include "softmax_exp.hpp"
 
 namespace masklab {
 
 namespace {
+
+constexpr std::uint64_t kExponentBits = 0x7ffull << 52;
 
 std::string idx(int b, int t) { return "[" + std::to_string(b) + "][" + std::to_string(t) + "]"; }
 
@@ -21,15 +26,22 @@ void validate(const LossInput& in) {
     throw InputError("logits", "has the wrong number of values for [B][T][V]");
   if (in.labels.size() != static_cast<size_t>(in.B) * in.T)
     throw InputError("labels", "must have shape [B][T] matching logits");
-  for (int b = 0; b < in.B; ++b)
-    for (int t = 0; t < in.T; ++t)
-      for (int v = 0; v < in.V; ++v) {
-        double x = in.logits[(static_cast<size_t>(b) * in.T + t) * in.V + v];
-        if (!std::isfinite(x))
-          throw InputError("logits" + idx(b, t) + "[" + std::to_string(v) + "]",
-                           std::string("is ") + (std::isnan(x) ? "NaN" : (x > 0 ? "+inf" : "-inf")) +
-                               "; logits must be finite numbers");
-      }
+  // One branch-free pass over the exponent bits (all ones: inf or NaN); the message needs a second.
+  bool any_not_finite = false;
+  for (double x : in.logits) {
+    std::uint64_t bits;
+    std::memcpy(&bits, &x, sizeof bits);  // std::bit_cast is missing from Emscripten 3.1.6's libc++
+    any_not_finite |= (bits & kExponentBits) == kExponentBits;
+  }
+  if (any_not_finite)
+    for (size_t i = 0; i < in.logits.size(); ++i) {
+      const double x = in.logits[i];
+      if (!std::isfinite(x))
+        throw InputError("logits" + idx(static_cast<int>(i / in.V / in.T), static_cast<int>(i / in.V % in.T)) + "[" +
+                             std::to_string(i % in.V) + "]",
+                         std::string("is ") + (std::isnan(x) ? "NaN" : (x > 0 ? "+inf" : "-inf")) +
+                             "; logits must be finite numbers");
+    }
   for (int b = 0; b < in.B; ++b)
     for (int t = 0; t < in.T; ++t) {
       int y = in.labels[static_cast<size_t>(b) * in.T + t];
@@ -58,19 +70,29 @@ void validate(const LossInput& in) {
   }
 }
 
-// log softmax(row) into logp; returns -logp[target] (or 0 when target < 0).
-// Relative to the row max m: logp = (x - m) - log z, with z = sum exp(x_v - m) in [1, V].
+// log softmax(row) = (x - m) - log z relative to the row max m, with z = sum exp(x_v - m) in [1, V].
 // Not x - (m + log z): for logits [1e17, 1e17] m + log 2 rounds back to 1e17, so the loss came
 // out 0 instead of ln 2, and at [1e308, 1e308] the softmax came out [1, 1]. A logp is -inf only
 // when x sits more than ~1.8e308 below the max, where the true value is not a double either.
-double log_softmax(const double* row, int V, int target, double* logp) {
+// Writes x - m into `shifted` (V values) and returns log z; the exps are summed in order
+// v = 0, 1, ....
+double shifted_log_z(const double* row, int V, double* shifted) {
   double m = row[0];
   for (int v = 1; v < V; ++v) m = std::max(m, row[v]);
-  double z = 0;
-  for (int v = 0; v < V; ++v) z += std::exp(row[v] - m);
-  const double log_z = std::log(z);
-  for (int v = 0; v < V; ++v) logp[v] = (row[v] - m) - log_z;
-  return target >= 0 ? -logp[target] : 0.0;
+  for (int v = 0; v < V; ++v) shifted[v] = row[v] - m;
+  return std::log(exp_sum(shifted, V));
+}
+
+// log softmax(row) into logp.
+void log_softmax(const double* row, int V, double* logp) {
+  const double log_z = shifted_log_z(row, V, logp);
+  for (int v = 0; v < V; ++v) logp[v] -= log_z;
+}
+
+// -log softmax(row)[target] alone: the forward pass needs no other entry.
+double token_nll(const double* row, int V, int target, double* shifted) {
+  const double log_z = shifted_log_z(row, V, shifted);
+  return -(shifted[target] - log_z);
 }
 
 // "logits[b][t]" of the first token whose loss is not a finite double, or "" if none.
@@ -115,20 +137,21 @@ void backward(const LossInput& in, LossResult& r) {
   // A hand-written loss slices logits[:, :-1] against labels[:, 1:]: the last logit is not in it.
   const int covered = gather && in.shift ? T - 1 : T;
   r.gradient.assign(static_cast<size_t>(B) * T * V, 0.0);
-  std::vector<double> logp(V), g(V);
+  std::vector<double> logp(V), g(V), exps(V);
   for (int b = 0; b < B; ++b)
     for (int t = 0; t < covered; ++t) {
       const int y = r.targets[static_cast<size_t>(b) * T + t];
       const bool kept = y != in.ignore_index;
       if (!gather && !kept) continue;
       const size_t bt = static_cast<size_t>(b) * T + t;
-      log_softmax(&in.logits[bt * V], V, -1, logp.data());
+      log_softmax(&in.logits[bt * V], V, logp.data());
       std::fill(g.begin(), g.end(), 0.0);
       g[kept ? y : std::max(y, 0)] = -upstream_weight(in, r, b, kept);
       double total = 0;
       for (int v = 0; v < V; ++v) total += g[v];
       double* out = &r.gradient[bt * V];
-      for (int v = 0; v < V; ++v) out[v] = g[v] - std::exp(logp[v]) * total;
+      exp_row(logp.data(), exps.data(), V);  // the softmax, as exp(log_softmax)
+      for (int v = 0; v < V; ++v) out[v] = g[v] - exps[v] * total;
     }
 
   double max_abs = 0, squares = 0;
@@ -184,7 +207,7 @@ LossResult cross_entropy(const LossInput& in) {
       const size_t bt = static_cast<size_t>(b) * T + t;
       r.targets[bt] = y;
       if (y == in.ignore_index) continue;
-      const double nll = log_softmax(&in.logits[bt * V], V, y, logp.data());
+      const double nll = token_nll(&in.logits[bt * V], V, y, logp.data());
       r.per_token[bt] = nll;
       row_sum[b] += nll;
       ++r.per_example_targets[b];

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { loadWasmCore } from './helpers.mjs';
+import { loadWasmCore, runCli } from './helpers.mjs';
 
 // A deterministic loss request: logits with 1-3 decimals, labels with some -100.
 function lossRequest(B, T, V, extra = {}) {
@@ -64,6 +64,44 @@ test('core.typed.loss: float32 logits in, typed per-token losses and a float32 g
   assert.deepEqual(Array.from(answer.targets), [0, -100]);
   assert.deepEqual(Array.from(answer.gradient), [-0.5, 0.5, 0, 0]);
   assert.deepEqual(answer.shape, [1, 2, 2]);
+});
+
+// The wasm loss computes its exps two at a time (cpp/core/softmax_exp.hpp, musl's exp
+// algorithm in SIMD) and must give what a plain std::exp per logit gives, which the native CLI
+// uses. Rows reach every branch: |x - max| in musl's fast range, below 2^-54 (the max itself and
+// near-ties), at or over 512 (std::exp's own special cases), one lane in each; an odd V runs the
+// scalar tail. Exact equality: these inputs round identically under glibc's and musl's exp.
+test('core.typed.loss: per-token losses and gradient equal the native CLI bit for bit over every exp range', async () => {
+  const core = await loadWasmCore();
+  const [B, T, V] = [2, 12, 65];
+  const logits = new Float64Array(B * T * V);
+  for (let row = 0; row < B * T; row++)
+    for (let v = 0; v < V; v++) {
+      const k = (row * 31 + v * 17) % 97;
+      const value = [
+        () => (k - 48) / 7.3,                          // ordinary
+        () => (v % 2 ? -1 : 1) * k * 1e-18,            // near-ties: x - max below 2^-54
+        () => (v % 3 === 0 ? -600 - k : (k - 48) / 3), // some lanes at |x| >= 512
+        () => -k * 9.5,                                // 0 down to -912: both sides of 512 and 745
+      ][row % 4]();
+      logits[row * V + v] = value;
+    }
+  const labels = Int32Array.from({ length: B * T }, (_, i) => (i % 5 === 3 ? -100 : (i * 7) % V));
+  const options = { reduction: 'sum', gradient: true };
+  const typed = core.typed.loss({ logits, labels, shape: [B, T, V], ...options });
+  assert.equal(typed.error, undefined, JSON.stringify(typed.error));
+  const nest = (flat, n) => Array.from({ length: flat.length / n }, (_, i) => Array.from(flat.subarray(i * n, i * n + n)));
+  const request = {
+    logits: nest(logits, T * V).map((rows) => nest(Float64Array.from(rows), V)),
+    labels: nest(labels, T),
+    ...options,
+  };
+  const cli = runCli('loss', request);
+  assert.equal(cli.status, 0, cli.stderr);
+  const native = JSON.parse(cli.stdout);
+  assert.deepEqual(Array.from(typed.per_token), native.per_token.flat());
+  assert.deepEqual(Array.from(typed.gradient), native.gradient.flat(2));
+  assert.equal(typed.sum, native.sum);
 });
 
 test('core.typed.loss refuses mismatched buffers with the field named, before the core is called', async () => {
