@@ -6,14 +6,18 @@
 # Ends with one plain line "masklab: N passed, 0 failed" summing the three runners' counts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/phase-time.sh
 
+phase setup
 bash scripts/setup.sh
+phase build
 bash scripts/build.sh
 
 counts=$(mktemp -d)
 trap 'rm -rf "$counts"' EXIT
 
 echo "test: C++ core (doctest, through ctest)"
+phase "doctest"
 ctest --test-dir build/native --output-on-failure
 build/native/masklab_tests --no-version=true | tee "$counts/doctest.txt" | tail -n 3
 
@@ -26,6 +30,7 @@ node_tests() {
 }
 
 echo "test: wasm module, CLI and content (node --test tests/node/)"
+phase "node tests"
 node_tests node tests/node/
 
 # The sanitizer build (g++, -O1): the doctest suite, a replay of every seed and saved finding of
@@ -33,18 +38,25 @@ node_tests node tests/node/
 # Any report aborts the run (-fno-sanitize-recover); leaks are reported too.
 echo "test: C++ core and CLI under AddressSanitizer + UndefinedBehaviorSanitizer (build/sanitize)"
 export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
+phase "sanitize build"
 cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=Debug -DMASKLAB_SANITIZE=ON "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g" >/dev/null
 cmake --build build/sanitize -j2 --target masklab_tests masklab masklab_fuzz_replay
+phase "sanitize doctest"
 build/sanitize/masklab_tests --no-version=true | tee "$counts/doctest-sanitize.txt" | tail -n 3
+phase "sanitize fuzz replay"
 build/sanitize/masklab_fuzz_replay tests/fuzz/corpus tests/fuzz/regressions
+phase "sanitize CLI node tests"
 MASKLAB_CLI=build/sanitize/masklab node_tests sanitize-cli tests/node/cli.test.mjs tests/node/readme.test.mjs tests/node/parity.test.mjs
 unset ASAN_OPTIONS UBSAN_OPTIONS
 
 echo "test: site build (vite build -> dist/)"
+phase "vite build"
 npx vite build
 
 echo "test: pages in headless Chromium (node --test tests/browser/)"
+phase "browser tests"
 node_tests browser tests/browser/
+phase_total
 
 cpp=$(cat "$counts"/doctest*.txt | sed -n 's/.*test cases: *[0-9]* *| *\([0-9]*\) passed.*/\1/p' | awk '{ s += $1 } END { print s + 0 }')
 node_pass=$(cat "$counts"/*.tap | awk '/^# pass [0-9]+$/ { s += $3 } END { print s + 0 }')
