@@ -5,8 +5,14 @@
 #   tokenizers   (node):          web/public/tokenizers/ from the set-up cache (scripts/chat/)
 #   content      (node):          web/generated/content/ from content/exercises/*.yaml
 # Incremental: re-running only rebuilds what changed. Does not install anything (see setup.sh).
+# --tests (scripts/test.sh): natively only what the tests run, the CLI and masklab_tests; the
+# benchmark and the fuzz replay are built by the scripts that use them (bench.sh, test.sh's
+# sanitizer tree).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+native_targets=(all)
+if [ "${1:-}" = "--tests" ]; then native_targets=(masklab masklab_tests); fi
 source scripts/lib/phase-time.sh
 
 EMSCRIPTEN_TOOLCHAIN=/usr/share/emscripten/cmake/Modules/Platform/Emscripten.cmake
@@ -14,7 +20,7 @@ EMSCRIPTEN_TOOLCHAIN=/usr/share/emscripten/cmake/Modules/Platform/Emscripten.cma
 echo "build: native -> build/native"
 phase "build native"
 cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build/native -j2
+cmake --build build/native -j2 --target "${native_targets[@]}"
 
 echo "build: wasm -> web/generated/masklab_core.{mjs,wasm}"
 phase "build wasm"
