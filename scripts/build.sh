@@ -5,14 +5,14 @@
 #   tokenizers   (node):          web/public/tokenizers/ from the set-up cache (scripts/chat/)
 #   content      (node):          web/generated/content/ from content/exercises/*.yaml
 # Incremental: re-running only rebuilds what changed. Does not install anything (see setup.sh).
-# --tests (scripts/test.sh): natively only what the tests run, the CLI and masklab_tests; the
-# benchmark and the fuzz replay are built by the scripts that use them (bench.sh, test.sh's
-# sanitizer tree).
+# --tests (scripts/test.sh): natively only what the tests run: the CLI, masklab_tests and
+# masklab_bench (tests/node/limits.test.mjs takes its limit cases from it); not the fuzz replay,
+# which test.sh runs from its sanitizer tree.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 native_targets=(all)
-if [ "${1:-}" = "--tests" ]; then native_targets=(masklab masklab_tests); fi
+if [ "${1:-}" = "--tests" ]; then native_targets=(masklab masklab_tests masklab_bench); fi
 source scripts/lib/phase-time.sh
 
 EMSCRIPTEN_TOOLCHAIN=/usr/share/emscripten/cmake/Modules/Platform/Emscripten.cmake

@@ -10,7 +10,10 @@
 # - The sanitizer tree (build/sanitize) needs nothing from scripts/build.sh, so it is compiled in
 #   the background from the start, at low priority: it takes the cores the single-threaded steps
 #   (test runs, the content build) leave idle. Its output is shown only if it fails.
-# - scripts/build.sh --tests builds only the native targets the tests run (masklab, masklab_tests).
+# - scripts/build.sh --tests builds only the native targets the tests run (not the fuzz replay).
+# - Each doctest suite runs once (ctest used to run the native one a second time); node and
+#   browser test files run two at a time (--test-concurrency=2; each file has its own temp dirs,
+#   server port and Chromium), since they mostly wait on a child process or on Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/phase-time.sh
@@ -30,8 +33,12 @@ bash scripts/setup.sh
 # The sanitizer build (g++, -O1, not Release): every target instrumented, asserts on.
 phase "sanitize build (start)"
 cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=Debug -DMASKLAB_SANITIZE=ON "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1" >/dev/null
-setsid nice -n 10 cmake --build build/sanitize -j2 --target masklab_tests masklab masklab_fuzz_replay \
-  >"$counts/sanitize-build.log" 2>&1 &
+# Its own "time:" line is printed when it is waited for: its CPU time is also counted in whichever
+# phase below it ends during (the shell collects it then).
+setsid nice -n 10 bash -c 'set -euo pipefail; source scripts/lib/phase-time.sh
+  phase "sanitize build (background)"
+  cmake --build build/sanitize -j2 --target masklab_tests masklab masklab_fuzz_replay
+  phase_end' >"$counts/sanitize-build.log" 2>&1 &
 sanitize_pid=$!
 
 phase build
@@ -66,6 +73,7 @@ if ! wait "$sanitize_pid"; then
   exit 1
 fi
 sanitize_pid=
+grep '^time:' "$counts/sanitize-build.log"
 phase "sanitize doctest"
 build/sanitize/masklab_tests --no-version=true | tee "$counts/doctest-sanitize.txt" | tail -n 3
 phase "sanitize fuzz replay"
