@@ -4,28 +4,60 @@
 #   tests and a replay of the fuzz corpus under AddressSanitizer + UndefinedBehaviorSanitizer
 #   -> site build -> headless Chromium.
 # Ends with one plain line "masklab: N passed, 0 failed" summing the three runners' counts.
+#
+# Time (issue 11: about 10 minutes from a fresh clone on a 2-core machine). Each phase prints one
+# "time:" line: wall time, CPU time (user+sys) and the load average, so a slow run says where.
+# - The sanitizer tree (build/sanitize) needs nothing from scripts/build.sh, so it is compiled in
+#   the background from the start, at low priority: it takes the cores the single-threaded steps
+#   (test runs, the content build) leave idle. Its output is shown only if it fails.
+# - scripts/build.sh --tests builds only the native targets the tests run (not the fuzz replay).
+# - Each doctest suite runs once (ctest used to run the native one a second time); node and
+#   browser test files run two at a time (--test-concurrency=2; each file has its own temp dirs,
+#   server port and Chromium), since they mostly wait on a child process or on Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-
-bash scripts/setup.sh
-bash scripts/build.sh
+source scripts/lib/phase-time.sh
 
 counts=$(mktemp -d)
-trap 'rm -rf "$counts"' EXIT
+sanitize_pid=
+cleanup() {
+  # The background sanitizer build is its own process group (setsid): end all of it.
+  [ -z "$sanitize_pid" ] || kill -- -"$sanitize_pid" 2>/dev/null || true
+  rm -rf "$counts"
+}
+trap cleanup EXIT
 
-echo "test: C++ core (doctest, through ctest)"
-ctest --test-dir build/native --output-on-failure
+phase setup
+bash scripts/setup.sh
+
+# The sanitizer build (g++, -O1, not Release): every target instrumented, asserts on.
+phase "sanitize build (start)"
+cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=Debug -DMASKLAB_SANITIZE=ON "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1" >/dev/null
+# Its own "time:" line is printed when it is waited for: its CPU time is also counted in whichever
+# phase below it ends during (the shell collects it then).
+setsid nice -n 10 bash -c 'set -euo pipefail; source scripts/lib/phase-time.sh
+  phase "sanitize build (background)"
+  cmake --build build/sanitize -j2 --target masklab_tests masklab masklab_fuzz_replay
+  phase_end' >"$counts/sanitize-build.log" 2>&1 &
+sanitize_pid=$!
+
+phase build
+bash scripts/build.sh --tests
+
+echo "test: C++ core (doctest)"
+phase "doctest"
 build/native/masklab_tests --no-version=true | tee "$counts/doctest.txt" | tail -n 3
 
 # spec on the screen, TAP into a file for the counts.
 node_tests() {
   local name=$1
   shift
-  node --test --test-reporter=spec --test-reporter-destination=stdout \
+  node --test --test-concurrency=2 --test-reporter=spec --test-reporter-destination=stdout \
     --test-reporter=tap --test-reporter-destination="$counts/$name.tap" "$@"
 }
 
 echo "test: wasm module, CLI and content (node --test tests/node/)"
+phase "node tests"
 node_tests node tests/node/
 
 # The sanitizer build (g++, -O1): the doctest suite, a replay of every seed and saved finding of
@@ -33,18 +65,31 @@ node_tests node tests/node/
 # Any report aborts the run (-fno-sanitize-recover); leaks are reported too.
 echo "test: C++ core and CLI under AddressSanitizer + UndefinedBehaviorSanitizer (build/sanitize)"
 export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
-cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=Debug -DMASKLAB_SANITIZE=ON "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g" >/dev/null
-cmake --build build/sanitize -j2 --target masklab_tests masklab masklab_fuzz_replay
+phase "sanitize build (wait)"
+if ! wait "$sanitize_pid"; then
+  sanitize_pid=
+  cat "$counts/sanitize-build.log"
+  echo "test: the sanitizer build failed (build/sanitize)" >&2
+  exit 1
+fi
+sanitize_pid=
+grep '^time:' "$counts/sanitize-build.log"
+phase "sanitize doctest"
 build/sanitize/masklab_tests --no-version=true | tee "$counts/doctest-sanitize.txt" | tail -n 3
+phase "sanitize fuzz replay"
 build/sanitize/masklab_fuzz_replay tests/fuzz/corpus tests/fuzz/regressions
+phase "sanitize CLI node tests"
 MASKLAB_CLI=build/sanitize/masklab node_tests sanitize-cli tests/node/cli.test.mjs tests/node/readme.test.mjs tests/node/parity.test.mjs
 unset ASAN_OPTIONS UBSAN_OPTIONS
 
 echo "test: site build (vite build -> dist/)"
+phase "vite build"
 npx vite build
 
 echo "test: pages in headless Chromium (node --test tests/browser/)"
+phase "browser tests"
 node_tests browser tests/browser/
+phase_total
 
 cpp=$(cat "$counts"/doctest*.txt | sed -n 's/.*test cases: *[0-9]* *| *\([0-9]*\) passed.*/\1/p' | awk '{ s += $1 } END { print s + 0 }')
 node_pass=$(cat "$counts"/*.tap | awk '/^# pass [0-9]+$/ { s += $3 } END { print s + 0 }')
