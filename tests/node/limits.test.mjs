@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 
-import { CLI_PATH, REPO_ROOT, loadWasmCore } from './helpers.mjs';
+import { CLI_PATH, REPO_ROOT, loadWasmCore, loadWasmFor } from './helpers.mjs';
 
 const BENCH = join(REPO_ROOT, 'build', 'native', 'masklab_bench');
 const CASES = execFileSync(BENCH, ['--cases'], { encoding: 'utf8' })
@@ -65,8 +65,8 @@ describe('the native CLI', () => {
 describe('the WebAssembly module', () => {
   for (const c of CASES) {
     test(`${c.name}: ${c.answered ? 'answered' : 'refused'}`, async () => {
-      const core = await loadWasmCore();
-      const answer = JSON.parse(core.runJson(c.command, request(c.name)));
+      const module = await loadWasmFor(c.command);
+      const answer = JSON.parse(module.runJson(c.command, request(c.name)));
       if (c.answered) assert.equal(answer.error, undefined, JSON.stringify(answer.error));
       else assertRefusal(answer.error, c.name);
     });
