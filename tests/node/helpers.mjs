@@ -5,6 +5,7 @@
 //   are built for the web, so node cannot fetch them itself.
 // - loadWasmFor(command): the face of the module that runs `command` (MODULE_OF).
 // - runWasmRaw(command, json): that module's exact answer text, for byte-exact comparisons.
+// - loadTrainModule(): the Train page's own module (masklab_train), loaded once.
 // - runCli(command, request): runs the native CLI build/native/masklab on a request.
 // - assertSameAnswer(native, wasm): native and wasm answers agree (non-integers to a relative 1e-12).
 // Both artefacts must be built first (scripts/build.sh); a clear error says so if they are not.
@@ -61,6 +62,20 @@ export async function loadWasmCommands() {
   const commands = {};
   for (const [command, name] of Object.entries(MODULE_OF)) commands[command] = (await loadWasmModule(name))[command];
   return Object.freeze(commands);
+}
+
+const TRAIN_MODULE_PATH = join(REPO_ROOT, 'web', 'generated', 'masklab_train.mjs');
+const TRAIN_WASM_PATH = join(REPO_ROOT, 'web', 'generated', 'masklab_train.wasm');
+let trainModule = null;
+
+/** The Train page's module (Embind: start, advance, lastBatch, samples), loaded once. */
+export async function loadTrainModule() {
+  requireBuilt(TRAIN_MODULE_PATH);
+  if (!trainModule) {
+    const { default: create } = await import(TRAIN_MODULE_PATH);
+    trainModule = await create({ wasmBinary: readFileSync(TRAIN_WASM_PATH) });
+  }
+  return trainModule;
 }
 
 // MASKLAB_RECORD_REQUESTS=DIR keeps every request sent through runCli and runWasmRaw as
