@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds both trees of the C++ core:
 #   build/native (g++, Release): masklab CLI, masklab_tests, masklab_bench
-#   build/wasm   (em++, Release): web/generated/masklab_core.mjs + masklab_core.wasm
+#   build/wasm   (em++, Release): web/generated/masklab_{core,chat,doctor,train}.{mjs,wasm}
 #   tokenizers   (node):          web/public/tokenizers/ from the set-up cache (scripts/chat/)
 #   content      (node):          web/generated/content/ from content/exercises/*.yaml
 # Incremental: re-running only rebuilds what changed. Does not install anything (see setup.sh).
@@ -22,7 +22,7 @@ phase "build native"
 cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/native -j2 --target "${native_targets[@]}"
 
-echo "build: wasm -> web/generated/masklab_core.{mjs,wasm}"
+echo "build: wasm -> web/generated/masklab_{core,chat,doctor,train}.{mjs,wasm}"
 phase "build wasm"
 cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release -DCMAKE_TOOLCHAIN_FILE="$EMSCRIPTEN_TOOLCHAIN" >/dev/null
 cmake --build build/wasm -j2

@@ -21,7 +21,7 @@
 //                 position_ids int32 [B,T]; is_pad, label_reasons uint8 [B,T] (reason codes,
 //                 named by label_reason_names in the JSON); JSON: the rest of the collate answer
 //
-// Not here: any JavaScript or Emscripten detail (cpp/bindings/wasm_api.cpp marshals the buffers).
+// Not here: any JavaScript or Emscripten detail (cpp/bindings/core_module.cpp marshals the buffers).
 #pragma once
 
 #include <cstddef>

@@ -1,10 +1,12 @@
 // Prints the core's size and speed figures, and what its limits cost:
-//   1. wasm and JS glue sizes (raw, gzip);
+//   1. each wasm module's and its JS glue's size (raw, gzip): core (the batch commands and the
+//      typed path: exercise, grid, dilution, lab, home, embeds), chat (the Chat masks page),
+//      doctor (the doctor page) and train (the Train page's workers);
 //   2. collate + loss at B=8, T=512, V=64, natively and in wasm under node, on the JSON path
 //      (run_command: text in, text out) and on the typed-array path (tensor_api.hpp; in wasm from
 //      JS typed arrays through web/core/masklab.js, copies included);
 //   3. the batch doctor on a 64 × 4096 batch printed in full (three tensors, ~5.6 MB of text),
-//      natively and in wasm (core.doctor: the paste crosses as it is);
+//      natively and in wasm (the doctor module's doctor(): the paste crosses as it is);
 //   4. per command, the largest request it accepts and one over a limit: natively through the
 //      CLI (CPU time, wall time, peak memory; for `train`, which streams, also the wait for its
 //      first line and the longest wait between two) and in wasm (CPU time, wasm memory after the
@@ -23,8 +25,14 @@ import { loadavg } from 'node:os';
 import { gzipSync } from 'node:zlib';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const wasmPath = join(root, 'web', 'generated', 'masklab_core.wasm');
-const gluePath = join(root, 'web', 'generated', 'masklab_core.mjs');
+const generated = (file) => join(root, 'web', 'generated', file);
+// The site's modules (CMakeLists.txt) and the face that loads each (web/core/).
+const MODULES = [
+  { name: 'core', file: 'masklab_core', face: 'masklab.js', load: 'loadCore', commands: ['collate', 'loss', 'accumulate', 'attention', 'inspect'] },
+  { name: 'chat', file: 'masklab_chat', face: 'chat.js', load: 'loadChat', commands: ['chat'] },
+  { name: 'doctor', file: 'masklab_doctor', face: 'doctor.js', load: 'loadDoctor', commands: ['doctor'] },
+  { name: 'train', file: 'masklab_train' },
+];
 const benchPath = join(root, 'build', 'native', 'masklab_bench');
 const cliPath = join(root, 'build', 'native', 'masklab');
 
@@ -41,9 +49,17 @@ function sizes(label, path) {
   return bytes;
 }
 
-console.log('masklab core: size');
-const wasmBinary = sizes('wasm', wasmPath);
-sizes('JS glue (unminified)', gluePath);
+console.log('masklab modules: size (gzip -9)');
+const binaries = {};
+for (const m of MODULES) {
+  binaries[m.name] = sizes(`${m.file}.wasm`, generated(`${m.file}.wasm`));
+  sizes(`${m.file}.mjs`, generated(`${m.file}.mjs`));
+}
+console.log(`${''.padEnd(22)} target: masklab_core.wasm <= 60 KiB gzip (issue 11 §4)`);
+const wasmBinary = binaries.core;
+const loadModule = async (m, query = '') =>
+  (await import(`../../web/core/${m.face}${query}`))[m.load]({ wasmBinary: binaries[m.name] });
+const moduleOf = (command) => MODULES.find((m) => m.commands?.includes(command));
 
 const bench = (...args) => execFileSync(benchPath, args, { encoding: 'utf8', maxBuffer: 1 << 28 }).trim();
 const cpuMs = (run) => {
@@ -66,8 +82,8 @@ row('native, JSON path (g++ -O3)', ...parseNative(nativeLines));
 const [, nativeDoctor, nativeDoctorCpu] = /native doctor .*: ([\d.]+) ms\/iter \(cpu ([\d.]+)\)/.exec(nativeLines) ?? [];
 row('native, typed path', ...parseNative(bench('--typed', String(Math.max(iterations, 50)))));
 
-const { loadCore } = await import('../../web/core/masklab.js');
-const core = await loadCore({ wasmBinary });
+const core = await loadModule(MODULES[0]);
+const doctor = await loadModule(MODULES[2]);
 const collateJson = bench('--print', 'collate');
 const lossJson = bench('--print', 'loss');
 for (const [command, json] of [['collate', collateJson], ['loss', lossJson]]) {
@@ -116,12 +132,12 @@ row('wasm, typed path, float32', wasmTypedCollate, wasmTypedLoss32);
 // the same with a FILE. Timed inside wasm (benchDoctor), like benchRun above.
 const doctorText = execFileSync(benchPath, ['--print', 'doctor'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).trimEnd();
 const doctorOptions = execFileSync(benchPath, ['--print', 'doctor-options'], { encoding: 'utf8' }).trim();
-if (core.benchDoctor(doctorText, doctorOptions, 1) < 0) {
-  console.error(`bench: the wasm core rejected the doctor batch: ${core.doctorJson(doctorText, doctorOptions).slice(0, 300)}`);
+if (doctor.benchDoctor(doctorText, doctorOptions, 1) < 0) {
+  console.error(`bench: the wasm doctor rejected the doctor batch: ${doctor.doctorJson(doctorText, doctorOptions).slice(0, 300)}`);
   process.exit(1);
 }
 const cpuBefore = process.cpuUsage();
-const wasmDoctor = core.benchDoctor(doctorText, doctorOptions, iterations) / iterations;
+const wasmDoctor = doctor.benchDoctor(doctorText, doctorOptions, iterations) / iterations;
 const cpuUsed = process.cpuUsage(cpuBefore);
 const wasmDoctorCpu = (cpuUsed.user + cpuUsed.system) / 1000 / iterations;
 console.log(`\nmasklab core: doctor, a 64 × 4096 batch printed in full (3 tensors, ${(doctorText.length / 2 ** 20).toFixed(1)} MiB), ${iterations} iterations`);
@@ -142,9 +158,9 @@ for (const [name, command] of cases) {
   // below (scripts/bench/train.mjs), its limits in tests/node/limits.test.mjs.
   if (command === 'train') continue;
   const text = bench('--print', name);
-  // A fresh copy of masklab.js (a new URL is a new module) loads a fresh wasm instance, so its
-  // memory shows this request's peak.
-  const fresh = await import(`../../web/core/masklab.js?case=${name}`).then(({ loadCore: load }) => load({ wasmBinary }));
+  // A fresh copy of the module's face (a new URL is a new module) loads a fresh wasm instance, so
+  // its memory shows this request's peak.
+  const fresh = await loadModule(moduleOf(command), `?case=${name}`);
   const run = () => (command === 'doctor' ? fresh.doctorJson(text, '{}') : fresh.runJson(command, text));
   const { value: answer, ms } = cpuMs(run);
   const refused = answer.startsWith('{"error"');

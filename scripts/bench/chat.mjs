@@ -26,7 +26,7 @@ import { gzipSync } from 'node:zlib';
 import { DIST, REPO_ROOT, launchChromium, startSite } from '../../tests/browser/helpers.mjs';
 import { analyseChat } from '../../web/chat/chat-analysis.js';
 import { chatRequest } from '../../web/chat/chat-request.js';
-import { loadCore } from '../../web/core/masklab.js';
+import { loadChat } from '../../web/core/chat.js';
 import { nodeFamily } from '../chat/node-family.mjs';
 
 const COLD = 5;
@@ -238,7 +238,7 @@ async function main() {
   if (!statSync(join(DIST, 'chat.html'), { throwIfNoEntry: false })) throw new Error('dist/chat.html is missing: run npx vite build');
   console.log('\nmasklab chat page and chat-masks (the machine may be shared: figures vary with its load)');
   await sizes();
-  const core = await loadCore({ wasmBinary: readFileSync(join(REPO_ROOT, 'web', 'generated', 'masklab_core.wasm')) });
+  const core = await loadChat({ wasmBinary: readFileSync(join(REPO_ROOT, 'web', 'generated', 'masklab_chat.wasm')) });
   const conversation = longConversation(6, SENTENCE, 8);
   nodeEdits(core, conversation);
   cliRun();

@@ -248,6 +248,7 @@ async function summedResponses(context, url) {
   let lastActivity = Date.now();
   const sizes = [];
   const httpErrors = [];
+  const wasm = new Set(); // the WebAssembly modules the page fetched (hashed names, hash dropped)
   context.on('request', () => {
     inFlight += 1;
     lastActivity = Date.now();
@@ -260,6 +261,8 @@ async function summedResponses(context, url) {
   context.on('requestfailed', settle);
   context.on('response', (response) => {
     if (response.status() >= 400) httpErrors.push(`HTTP ${response.status()} ${new URL(response.url()).pathname}`);
+    const path = new URL(response.url()).pathname;
+    if (path.endsWith('.wasm')) wasm.add(path.split('/').pop().replace(/-[\w-]{8}\.wasm$/, '.wasm'));
     // Redirects have no body; they still count as a request.
     sizes.push(response.body().then((body) => body, () => Buffer.alloc(0)));
   });
@@ -277,7 +280,7 @@ async function summedResponses(context, url) {
       raw += body.length;
       gzip += gzipSync(body, { level: 9 }).length;
     }
-    return { requests: bodies.length, raw, gzip, httpErrors: [...httpErrors] };
+    return { requests: bodies.length, raw, gzip, httpErrors: [...httpErrors], wasm: [...wasm].sort() };
   };
   await page.goto(url, { waitUntil: 'load' });
   await page.waitForFunction(() => window.__pageBench?.done, null, { timeout: READY_TIMEOUT_MS, polling: 50 }).catch(() => {});
@@ -546,6 +549,7 @@ async function main() {
       } else {
         rows.push([spec.name, String(bytes.first.requests), kib(bytes.first.gzip), kib(bytes.scrolled.gzip), ms(paint.median), ms(ready.median), ms(ready.min), targets, spec.means]);
         if (bytes.scrolled.httpErrors.length) notes.push(`${spec.name}: ${bytes.scrolled.httpErrors.join(', ')}`);
+        notes.push(`${spec.name}: wasm on the first view: ${bytes.first.wasm.join(', ') || 'none'}`);
       }
       if (ready.note) notes.push(`${spec.name}: ${ready.note}`);
       if (spec.marks.passage) {

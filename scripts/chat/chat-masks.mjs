@@ -29,7 +29,7 @@ import { FAMILIES, familyById } from '../../web/chat/families.js';
 import { nodeFamily } from './node-family.mjs';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const WASM_PATH = join(REPO_ROOT, 'web', 'generated', 'masklab_core.wasm');
+const WASM_PATH = join(REPO_ROOT, 'web', 'generated', 'masklab_chat.wasm');
 
 export const USAGE = `usage: npm run chat-masks -- --family ${FAMILIES.map((f) => f.id).join('|')} [options] FILE.jsonl
 
@@ -296,8 +296,8 @@ export async function checkFile(options, { core, out = console.log, err = consol
 
 async function loadWasmCore() {
   if (!existsSync(WASM_PATH)) throw new UsageError(`${WASM_PATH} is missing; run bash scripts/build.sh first`);
-  const { loadCore } = await import(pathToFileURL(join(REPO_ROOT, 'web', 'core', 'masklab.js')).href);
-  return loadCore({ wasmBinary: readFileSync(WASM_PATH) });
+  const { loadChat } = await import(pathToFileURL(join(REPO_ROOT, 'web', 'core', 'chat.js')).href);
+  return loadChat({ wasmBinary: readFileSync(WASM_PATH) });
 }
 
 async function main(argv) {

@@ -9,8 +9,8 @@
 // the exercise page needs: the passage split into units, HTML rendered from markdown, claims,
 // requests) and math.css (KaTeX's inline styles as classes, for the CSP). Any problem stops it with exit 1, after printing every problem as
 //   content/exercises/x.yaml:14:7: errors[1].text: "foo" is not in the passage
-// When the wasm core is built (web/generated/masklab_core.wasm), every claim and live number is
-// also checked against it. Also a module: compileContent(dir) -> { exercises, problems }.
+// When the wasm modules are built (web/generated/masklab_core.wasm for inspect, masklab_chat.wasm
+// for the chat exercises), every claim and live number is also checked against them. Also a module: compileContent(dir) -> { exercises, problems }.
 
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -24,7 +24,8 @@ export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', 
 export const CONTENT_DIR = join(REPO_ROOT, 'content', 'exercises');
 export const SCHEMA_PATH = join(REPO_ROOT, 'content', 'schema', 'exercise.schema.json');
 export const OUT_DIR = join(REPO_ROOT, 'web', 'generated', 'content');
-const WASM_PATH = join(REPO_ROOT, 'web', 'generated', 'masklab_core.wasm');
+const CORE_WASM = join(REPO_ROOT, 'web', 'generated', 'masklab_core.wasm');
+const CHAT_WASM = join(REPO_ROOT, 'web', 'generated', 'masklab_chat.wasm');
 
 const TEXT = {
   noFiles: 'no exercises found (expected files named <id>.yaml)',
@@ -42,8 +43,8 @@ export function formatProblem(p) {
 
 
 /**
- * Compiles every <id>.yaml in `dir`. With `core` (the JS API of the wasm core), also checks claims
- * and live numbers against it. Returns { exercises (in list order), problems, mathCss }.
+ * Compiles every <id>.yaml in `dir`. With `core` (the commands of the wasm modules: `inspect`, and
+ * `chat` for chat exercises), also checks claims and live numbers against it. Returns { exercises (in list order), problems, mathCss }.
  */
 export function compileContent(dir = CONTENT_DIR, { core = null } = {}) {
   const problems = [];
@@ -114,10 +115,14 @@ export function writeContent(exercises, mathCss, outDir = OUT_DIR) {
   for (const exercise of exercises) writeFileSync(join(outDir, `${exercise.id}.json`), `${JSON.stringify(exercise)}\n`);
 }
 
+// inspect from the core module, chat from the chat module: what the exercise and chat pages run.
 async function loadCoreIfBuilt() {
-  if (!existsSync(WASM_PATH)) return null;
+  if (!existsSync(CORE_WASM) || !existsSync(CHAT_WASM)) return null;
   const { loadCore } = await import(pathToFileURL(join(REPO_ROOT, 'web', 'core', 'masklab.js')).href);
-  return loadCore({ wasmBinary: readFileSync(WASM_PATH) });
+  const { loadChat } = await import(pathToFileURL(join(REPO_ROOT, 'web', 'core', 'chat.js')).href);
+  const core = await loadCore({ wasmBinary: readFileSync(CORE_WASM) });
+  const chat = await loadChat({ wasmBinary: readFileSync(CHAT_WASM) });
+  return { inspect: core.inspect, chat: chat.chat };
 }
 
 async function main(argv) {

@@ -12,7 +12,7 @@ import { test } from 'node:test';
 
 import { withAxeScanner } from './axe-scan.mjs';
 import { REPO_ROOT, useSiteAndBrowser } from './helpers.mjs';
-import { loadWasmCore } from '../node/helpers.mjs';
+import { loadWasmDoctor } from '../node/helpers.mjs';
 
 const FIXTURES = join(REPO_ROOT, 'tests', 'fixtures', 'doctor');
 const fixture = (name) => readFileSync(join(FIXTURES, name), 'utf8').replace(/\n$/, '');
@@ -24,7 +24,7 @@ let core;
 const suite = useSiteAndBrowser({
   async setUp() {
     ({ page, problems } = await suite.openSettled('doctor.html'));
-    core = await loadWasmCore();
+    core = await loadWasmDoctor();
   },
 });
 

@@ -20,7 +20,7 @@ import { analyseChat, validateMessages } from '../../web/chat/chat-analysis.js';
 import { chatRequest } from '../../web/chat/chat-request.js';
 import { ChatError } from '../../web/chat/chat-template.js';
 import { nodeFamily } from '../../scripts/chat/node-family.mjs';
-import { loadWasmCore } from './helpers.mjs';
+import { loadWasmChat } from './helpers.mjs';
 
 const HI = [
   { role: 'user', content: 'Hi' },
@@ -31,7 +31,7 @@ const NOW = () => new Date(2025, 7, 5, 12, 0);
 
 let core;
 before(async () => {
-  core = await loadWasmCore();
+  core = await loadWasmChat();
 });
 
 function masks(famId, messages, policies = {}, options = {}) {

@@ -15,7 +15,7 @@ import { CONTENT_DIR, compileContent, formatProblem, indexOf, writeContent } fro
 import { createMathStyleSheet } from '../../scripts/content/math-styles.mjs';
 import { createMarkdown } from '../../scripts/content/markdown.mjs';
 import { splitPassage } from '../../scripts/content/passage.mjs';
-import { REPO_ROOT, loadWasmCore } from './helpers.mjs';
+import { REPO_ROOT, loadWasmCommands } from './helpers.mjs';
 
 const FIXTURES = join(REPO_ROOT, 'tests', 'fixtures', 'content');
 
@@ -88,14 +88,14 @@ test('placeholder with an unknown source: at the placeholder (line 24)', () => {
 });
 
 test('a claim the core proves false is a problem at the claim (line 40)', async () => {
-  const core = await loadWasmCore();
+  const core = await loadWasmCommands();
   const problems = problemsOf('claim-fails', { core });
   assert.equal(problems.length, 1, problems.join('\n'));
   assert.match(problems[0], /^tests\/fixtures\/content\/claim-fails\/claim-fails\.yaml:40:5: claims\[0\]: claim does not hold: buggy: summary\.loss = .* > fixed summary\.loss = .* ✗$/);
 });
 
 test('the real content compiles, and every claim and live number agrees with the core', async () => {
-  const core = await loadWasmCore();
+  const core = await loadWasmCommands();
   const { exercises, problems } = compileContent(CONTENT_DIR, { core });
   assert.deepEqual(problems.map(formatProblem), []);
   assert.ok(exercises.some((e) => e.id === 'pad-to-max-all-ones'));

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { REPO_ROOT, assertSameAnswer, loadWasmCore, runCli, runWasmRaw } from './helpers.mjs';
+import { REPO_ROOT, assertSameAnswer, loadWasmDoctor, runCli, runWasmRaw } from './helpers.mjs';
 
 const FIXTURES = join(REPO_ROOT, 'tests', 'fixtures', 'doctor');
 const manifest = JSON.parse(readFileSync(join(FIXTURES, 'fixtures.json'), 'utf8'));
@@ -27,7 +27,7 @@ function flagsOf(options) {
   return args;
 }
 
-const core = await loadWasmCore();
+const core = await loadWasmDoctor();
 
 for (const fixture of manifest.fixtures) {
   test(`CLI and wasm agree on ${fixture.file} ${JSON.stringify(fixture.options)}`, async (t) => {

@@ -12,7 +12,7 @@ import { parse } from 'yaml';
 
 import { runSeeItBreak } from '../../scripts/content/check-with-core.mjs';
 import { evaluateClaims } from '../../web/shared/claims.js';
-import { REPO_ROOT, loadWasmCore } from './helpers.mjs';
+import { REPO_ROOT, loadWasmCommands } from './helpers.mjs';
 
 const dir = join(REPO_ROOT, 'content', 'exercises');
 const exercises = readdirSync(dir)
@@ -32,7 +32,7 @@ test('the bank has at least 16 exercises, each with claims on both sides', () =>
 
 for (const ex of exercises) {
   test(`${ex.id}: every claim holds when the core runs its buggy and fixed batches`, async () => {
-    const core = await loadWasmCore();
+    const core = await loadWasmCommands();
     const { buggy, fixed } = runSeeItBreak(ex, core);
     assert.equal(buggy.error, undefined, `buggy batch: ${JSON.stringify(buggy.error)}`);
     assert.equal(fixed.error, undefined, `fixed batch: ${JSON.stringify(fixed.error)}`);

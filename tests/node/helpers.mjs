@@ -1,8 +1,10 @@
 // Shared helpers for the node:test suites in tests/node/ (not a test file itself).
 //
-// - loadWasmCore(): the site's JS API (web/core/masklab.js) over the built wasm module, fed the
-//   .wasm bytes from disk — the module is built for the web, so node cannot fetch it itself.
-// - runWasmRaw(command, json): the module's exact answer text, for byte-exact comparisons.
+// - loadWasmCore(), loadWasmChat(), loadWasmDoctor(): the site's JS faces (web/core/masklab.js,
+//   chat.js, doctor.js) over the built wasm modules, fed the .wasm bytes from disk — the modules
+//   are built for the web, so node cannot fetch them itself.
+// - loadWasmFor(command): the face of the module that runs `command` (MODULE_OF).
+// - runWasmRaw(command, json): that module's exact answer text, for byte-exact comparisons.
 // - loadTrainModule(): the Train page's own module (masklab_train), loaded once.
 // - runCli(command, request): runs the native CLI build/native/masklab on a request.
 // - assertSameAnswer(native, wasm): native and wasm answers agree (non-integers to a relative 1e-12).
@@ -17,8 +19,18 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const WASM_PATH = join(REPO_ROOT, 'web', 'generated', 'masklab_core.wasm');
-export const MODULE_PATH = join(REPO_ROOT, 'web', 'generated', 'masklab_core.mjs');
+/** The site's modules: which face loads each and where its files are (CMakeLists.txt). */
+export const MODULES = {
+  core: { face: 'masklab.js', load: 'loadCore', file: 'masklab_core' },
+  chat: { face: 'chat.js', load: 'loadChat', file: 'masklab_chat' },
+  doctor: { face: 'doctor.js', load: 'loadDoctor', file: 'masklab_doctor' },
+};
+/** Which module runs each command; the CLI runs them all. */
+export const MODULE_OF = {
+  collate: 'core', loss: 'core', accumulate: 'core', attention: 'core', inspect: 'core',
+  chat: 'chat', doctor: 'doctor',
+};
+export const modulePath = (name, ext) => join(REPO_ROOT, 'web', 'generated', `${MODULES[name].file}.${ext}`);
 // MASKLAB_CLI points the CLI tests at another build of it (scripts/test.sh runs them again on the
 // AddressSanitizer + UndefinedBehaviorSanitizer build).
 export const CLI_PATH = process.env.MASKLAB_CLI
@@ -29,11 +41,27 @@ function requireBuilt(path) {
   if (!existsSync(path)) throw new Error(`${path} is missing — run scripts/build.sh first`);
 }
 
-let wasmBinary = null;
-function wasmBytes() {
-  requireBuilt(WASM_PATH);
-  wasmBinary ??= readFileSync(WASM_PATH);
-  return wasmBinary;
+/** The frozen JS API of one module (MODULES) on the node side. */
+export async function loadWasmModule(name) {
+  requireBuilt(modulePath(name, 'mjs'));
+  requireBuilt(modulePath(name, 'wasm'));
+  const face = await import(`../../web/core/${MODULES[name].face}`);
+  return face[MODULES[name].load]({ wasmBinary: readFileSync(modulePath(name, 'wasm')) });
+}
+
+/** The core module's API ({ collate, loss, accumulate, attention, inspect }). */
+export const loadWasmCore = () => loadWasmModule('core');
+/** The chat module's API ({ chat, collate }). */
+export const loadWasmChat = () => loadWasmModule('chat');
+/** The doctor module's API ({ doctor }). */
+export const loadWasmDoctor = () => loadWasmModule('doctor');
+/** The API of the module that runs `command`. */
+export const loadWasmFor = (command) => loadWasmModule(MODULE_OF[command] ?? 'core');
+/** Every command, each from the module that runs it (what the content build checks claims with). */
+export async function loadWasmCommands() {
+  const commands = {};
+  for (const [command, name] of Object.entries(MODULE_OF)) commands[command] = (await loadWasmModule(name))[command];
+  return Object.freeze(commands);
 }
 
 const TRAIN_MODULE_PATH = join(REPO_ROOT, 'web', 'generated', 'masklab_train.mjs');
@@ -50,13 +78,6 @@ export async function loadTrainModule() {
   return trainModule;
 }
 
-/** The frozen JS API ({ collate, loss, accumulate, attention, inspect }) on the node side. */
-export async function loadWasmCore() {
-  requireBuilt(MODULE_PATH);
-  const { loadCore } = await import('../../web/core/masklab.js');
-  return loadCore({ wasmBinary: wasmBytes() });
-}
-
 // MASKLAB_RECORD_REQUESTS=DIR keeps every request sent through runCli and runWasmRaw as
 // DIR/<command>/<sha1>: scripts/fuzz/seed-corpus.mjs turns them into the fuzzers' seeds.
 function record(command, text) {
@@ -66,10 +87,10 @@ function record(command, text) {
   writeFileSync(join(dir, command, createHash('sha1').update(text).digest('hex')), text);
 }
 
-/** The wasm module's answer as the exact JSON text it produced (core.runJson). */
+/** The answer of the wasm module that runs `command`, as the exact JSON text it produced (runJson). */
 export async function runWasmRaw(command, json) {
   record(command, json);
-  return (await loadWasmCore()).runJson(command, json);
+  return (await loadWasmFor(command)).runJson(command, json);
 }
 
 /**

@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 
-import { CLI_PATH, REPO_ROOT, loadWasmCore, loadTrainModule } from './helpers.mjs';
+import { CLI_PATH, REPO_ROOT, loadTrainModule, loadWasmCore, loadWasmFor } from './helpers.mjs';
 
 const BENCH = join(REPO_ROOT, 'build', 'native', 'masklab_bench');
 const CASES = execFileSync(BENCH, ['--cases'], { encoding: 'utf8' })
@@ -74,17 +74,16 @@ describe('the native CLI', () => {
   }
 });
 
-// The core module's answer to a case: the doctor takes the pasted text as it is.
-function wasmAnswer(core, c) {
+// The answer of the module that runs a case's command: the doctor takes the pasted text as it is.
+function wasmAnswer(module, c) {
   const text = request(c.name);
-  return JSON.parse(c.command === 'doctor' ? core.doctorJson(text, '{}') : core.runJson(c.command, text));
+  return JSON.parse(c.command === 'doctor' ? module.doctorJson(text, '{}') : module.runJson(c.command, text));
 }
 
 describe('the WebAssembly module', () => {
   for (const c of CASES.filter(({ command }) => command !== 'train')) {
     test(`${c.name}: ${c.answered ? 'answered' : 'refused'}`, async () => {
-      const core = await loadWasmCore();
-      const answer = wasmAnswer(core, c);
+      const answer = wasmAnswer(await loadWasmFor(c.command), c);
       if (c.answered) assert.equal(answer.error, undefined, JSON.stringify(answer.error));
       else assertRefusal(answer.error, c.name);
     });

@@ -1,5 +1,6 @@
-// web/core/masklab.js, the JS API every page uses: loads once, plain objects in and out, and
-// failures come back as { error: { field, message } } instead of exceptions.
+// web/core/masklab.js, the JS API of the core module (chat.js and doctor.js share its face):
+// loads once, plain objects in and out, and failures come back as { error: { field, message } }
+// instead of exceptions.
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -9,11 +10,11 @@ import { test } from 'node:test';
 import { REPO_ROOT, loadWasmCore } from './helpers.mjs';
 import { loadCore, version } from '../../web/core/masklab.js';
 
-test('loadCore() loads the module once and returns a frozen API with every command', async () => {
+test('loadCore() loads the module once and returns a frozen API with its commands', async () => {
   const core = await loadWasmCore();
   assert.equal(await loadCore(), core, 'a second call returns the same object');
   assert.ok(Object.isFrozen(core));
-  assert.deepEqual(Object.keys(core).sort(), ['accumulate', 'attention', 'chat', 'collate', 'doctor', 'inspect', 'loss']);
+  assert.deepEqual(Object.keys(core).sort(), ['accumulate', 'attention', 'collate', 'inspect', 'loss']);
 });
 
 test('collate returns a plain object', async () => {

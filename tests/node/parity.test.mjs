@@ -11,7 +11,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { assertSameAnswer, loadWasmCore, runCli, runWasmRaw } from './helpers.mjs';
+import { assertSameAnswer, loadWasmChat, loadWasmFor, runCli, runWasmRaw } from './helpers.mjs';
 
 // logits [B=1][T=3][V=4] and labels [1][3]: small enough to read, fractions to exercise formatting.
 const LOGITS_1x3x4 = [[[0.5, -1, 2, 0.25], [1, 1, 1, 1], [3, -0.5, 0, 1.125]]];
@@ -283,7 +283,7 @@ const CASES = [
   },
 ];
 
-const core = await loadWasmCore();
+const chatModule = await loadWasmChat();
 
 for (const { name, command, request, error } of CASES) {
   test(`${command}: ${name}`, async (t) => {
@@ -293,6 +293,9 @@ for (const { name, command, request, error } of CASES) {
     assert.equal(cli.signal, null, 'the CLI must not die from a signal');
 
     const answer = JSON.parse(wasm);
+    const core = await loadWasmFor(command);
+    // The chat module links the same collate: the same bytes, errors included.
+    if (command === 'collate') assert.equal(chatModule.runJson(command, json), wasm, 'the chat module answers collate the same');
 
     if (error === undefined) {
       assert.equal(answer.error, undefined, `expected an answer, got ${wasm}`);
@@ -303,12 +306,12 @@ for (const { name, command, request, error } of CASES) {
         t.diagnostic(`${name}: native and wasm differ in the last digits`);
         assertSameAnswer(JSON.parse(cli.stdout), answer);
       }
-      assert.deepEqual(core[command](request), answer, 'loadCore() must return the parsed answer');
+      assert.deepEqual(core[command](request), answer, 'the module\'s face must return the parsed answer');
     } else {
       assert.ok(answer.error, `expected an error answer, got ${wasm}`);
       if (error) assert.ok(answer.error.field.startsWith(error), `field ${answer.error.field} should start with ${error}`);
       assert.ok(answer.error.message.length > 0);
-      if (typeof request !== 'string') assert.deepEqual(core[command](request), answer, 'loadCore() returns errors as data');
+      if (typeof request !== 'string') assert.deepEqual(core[command](request), answer, 'the module\'s face returns errors as data');
       assert.equal(cli.status, 2);
       assert.equal(cli.stdout, '');
       assert.equal(cli.stderr, `masklab: ${answer.error.field || 'request'}: ${answer.error.message}\n`);

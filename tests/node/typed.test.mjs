@@ -130,7 +130,7 @@ test('core.typed.collate: rows end to end in, [B*T] typed arrays out, equal to t
 
 test('the typed path is not enumerable: Object.keys(core) lists the commands only', async () => {
   const core = await loadWasmCore();
-  assert.deepEqual(Object.keys(core).sort(), ['accumulate', 'attention', 'chat', 'collate', 'doctor', 'inspect', 'loss']);
+  assert.deepEqual(Object.keys(core).sort(), ['accumulate', 'attention', 'collate', 'inspect', 'loss']);
   assert.equal(typeof core.typed.loss, 'function');
   assert.equal(core.limits.max_request_bytes, 64 * 1024 * 1024);
 });

@@ -9,7 +9,7 @@
 // tokens on screen, marked stale, and the message at fault is named next to its text box. State
 // lives in the URL (chat-state.js); the page embeds like the other widgets.
 
-import { loadCore } from '../core/masklab.js';
+import { loadChat } from '../core/chat.js';
 import { h, liveRegion, replaceChildren } from '../shared/dom.js';
 import { renderEmbedPanelLater } from '../shared/share-later.js';
 import { initPage } from '../shared/page.js';
@@ -334,7 +334,7 @@ async function loadExerciseScenario() {
 }
 
 status.textContent = TEXT.coreLoading;
-const corePromise = loadCore();
+const corePromise = loadChat(); // the chat module: chat, and collate for the batch panel
 if (state.tpl) {
   const restored = await templateFromLink(state.tpl, templateStorage());
   ownTemplate = restored.text;

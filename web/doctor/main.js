@@ -8,7 +8,7 @@
 // inserted as HTML (dom.js builds text nodes). State — options, an example, a short paste — is
 // in the URL (doctor-state.js), so a link or an embed shows the same case.
 
-import { loadCore } from '../core/masklab.js';
+import { loadDoctor } from '../core/doctor.js';
 import { exerciseIndex } from '../exercise/catalog.js';
 import { createLegend, createTokenGrid } from '../grid/token-grid.js';
 import { h, liveRegion, replaceChildren } from '../shared/dom.js';
@@ -483,7 +483,7 @@ $('examples-box').open = !state.text && !state.ex;
 $('grid-legend').append(createLegend([TEXT.legendFlag]));
 if (state.text) textarea.value = state.text;
 try {
-  core = await loadCore();
+  core = await loadDoctor();
   status.textContent = TEXT.ready;
 } catch (error) {
   status.textContent = TEXT.loadFailed(error.message);
