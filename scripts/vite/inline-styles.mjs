@@ -17,7 +17,7 @@
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 
-import { baseName, reachableChunks } from './page-graph.mjs';
+import { baseName, hrefFrom, pageOf, reachableChunks } from './page-graph.mjs';
 
 const STYLESHEET_LINK = /<link rel="stylesheet"(?: crossorigin)? href="([^"]+)">/g;
 const CSP_META = /(<meta http-equiv="Content-Security-Policy" content="[^"]*style-src 'self')/;
@@ -27,9 +27,7 @@ function rebaseUrls(css, cssFile, pagePath) {
   return css.replace(/url\(\s*(['"]?)([^'")]+)\1\s*\)/g, (whole, quote, ref) => {
     if (/^(?:[a-z]+:|\/|#)/i.test(ref)) return whole; // data:, https:, /absolute, #fragment
     const target = posix.normalize(posix.join(posix.dirname(cssFile), ref));
-    let href = posix.relative(posix.dirname(pagePath), target);
-    if (!href.startsWith('.')) href = `./${href}`;
-    return `url(${quote}${href}${quote})`;
+    return `url(${quote}${hrefFrom(pagePath, target)}${quote})`;
   });
 }
 
@@ -43,7 +41,7 @@ export function inlineStyles({ root }) {
       order: 'post',
       handler(html, ctx) {
         if (!ctx.bundle || !ctx.chunk) return html;
-        const page = posix.relative(root.split('\\').join('/'), ctx.filename.split('\\').join('/'));
+        const page = pageOf(root, ctx.filename);
         const later = reachableChunks(ctx.chunk, ctx.bundle);
         const hashes = [];
         const out = html.replace(STYLESHEET_LINK, (link, href) => {

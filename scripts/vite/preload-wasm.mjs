@@ -16,9 +16,7 @@
 // Content-Security-Policy, before the scripts, so the largest file is asked for first.
 // Build only: the dev server has no hashed files.
 
-import { posix } from 'node:path';
-
-import { baseName, staticChunks } from './page-graph.mjs';
+import { baseName, hrefFrom, pageOf, staticChunks } from './page-graph.mjs';
 
 /** The bundle's .wasm files that the page's statically imported chunks refer to, sorted. */
 export function wasmFilesOfPage(entry, bundle) {
@@ -27,12 +25,6 @@ export function wasmFilesOfPage(entry, bundle) {
     .filter((file) => file.endsWith('.wasm'))
     .filter((file) => chunks.some((chunk) => chunk.code.includes(baseName(file))))
     .sort();
-}
-
-// './assets/x.wasm' for a page at the root, '../assets/x.wasm' for one in a folder.
-function hrefFrom(pagePath, file) {
-  const href = posix.relative(posix.dirname(pagePath), file);
-  return href.startsWith('.') ? href : `./${href}`;
 }
 
 const CSP_META = /<meta http-equiv="Content-Security-Policy"[^>]*>/;
@@ -45,7 +37,7 @@ export function preloadWasm({ root }) {
       order: 'post',
       handler(html, ctx) {
         if (!ctx.bundle || !ctx.chunk) return html;
-        const page = posix.relative(root.split('\\').join('/'), ctx.filename.split('\\').join('/'));
+        const page = pageOf(root, ctx.filename);
         const links = wasmFilesOfPage(ctx.chunk, ctx.bundle).map(
           (file) => `<link rel="preload" href="${hrefFrom(page, file)}" as="fetch" type="application/wasm" crossorigin>`,
         );
