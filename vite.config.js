@@ -39,8 +39,9 @@ const input = Object.fromEntries(
     .map((page) => [relative(root, page).replace(/\.html$/, '').split('\\').join('/'), page]),
 );
 
-// What every page's <head> shares, written once: the Content-Security-Policy (no inline scripts
-// or styles, no eval; wasm may compile), the icon and the site's styles. Pages keep only their own
+// What every page's <head> shares, written once: the Content-Security-Policy (no inline scripts,
+// no eval, no inline styles but the page's own, by hash (scripts/vite/inline-styles.mjs); wasm
+// may compile), the icon and the site's styles. Pages keep only their own
 // title, description and script. Injected before Vite processes the HTML, so the stylesheet is
 // bundled and hashed like any other.
 const CSP = [
