@@ -51,6 +51,7 @@ constexpr const char* kDoctorUsage =
 constexpr const char* kHelp =
     "usage: masklab collate|loss|accumulate|attention|inspect|chat [FILE]\n"
     "       masklab train [FILE]\n"
+    "       masklab doctor [FILE] [flags]\n"
     "\n"
     "Runs one masklab core command on a JSON request and prints the JSON answer.\n"
     "\n"

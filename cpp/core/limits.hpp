@@ -21,7 +21,11 @@
 //
 // The numbers are chosen so the largest request each command accepts answers in ≤ 2 s and
 // ≤ 512 MB natively (`npm run bench` prints its time and peak memory) and is answered, not
-// aborted, by the WebAssembly module too (tests/node/limits.test.mjs runs each one).
+// aborted, by the WebAssembly module too (tests/node/limits.test.mjs runs each one). Two commands
+// keep their bounds beside their readers: the doctor's pasted text (printed_batch.hpp: bytes and
+// numbers, counted while it is read) and train's settings (train_api.hpp, training.hpp: steps).
+// A training run is the one answer whose length the user picks; it streams a line every
+// log_every steps, so what is bounded is the wait for each line and the memory, not the run.
 #pragma once
 
 #include <cstddef>

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "input_error.hpp"
+#include "limits.hpp"
 
 namespace masklab {
 
@@ -82,7 +83,7 @@ class Reader {
     if (text_.size() > kMaxPastedBytes) {
       pos_ = kMaxPastedBytes;
       fail("the text goes on past " + std::to_string(kMaxPastedBytes >> 20) +
-           " MiB, more than the doctor reads; paste one batch (or a few hundred JSONL lines)");
+           " MiB, more than the doctor reads (the text is too large); paste one batch (or a few hundred JSONL lines)");
     }
     if (text_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;  // a UTF-8 byte-order mark
     skip_space();
@@ -587,8 +588,8 @@ class Reader {
 
   double read_number(PastedField& f) {
     if (++numbers_ > kMaxPastedNumbers)
-      fail("more than " + std::to_string(kMaxPastedNumbers) +
-           " numbers in all, more than the doctor reads at once; paste a smaller batch");
+      fail("more than " + grouped(kMaxPastedNumbers) +
+           " numbers in all, more than the doctor reads at once (the batch is too large); paste a smaller batch");
     const size_t start = pos_;
     const bool negative = cur() == '-';
     if (negative) ++pos_;

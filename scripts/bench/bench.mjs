@@ -6,7 +6,9 @@
 //   3. the batch doctor on a 64 × 4096 batch printed in full (three tensors, ~5.6 MB of text),
 //      natively and in wasm (core.doctor: the paste crosses as it is);
 //   4. per command, the largest request it accepts and one over a limit: natively through the
-//      CLI (CPU time, wall time, peak memory) and in wasm (CPU time, wasm memory after the call).
+//      CLI (CPU time, wall time, peak memory; for `train`, which streams, also the wait for its
+//      first line and the longest wait between two) and in wasm (CPU time, wasm memory after the
+//      call; train runs in its own module: scripts/bench/train.mjs).
 // Times are CPU time (the machine is shared: wall time under load measures the neighbours); all
 // requests come from build/native/masklab_bench, so both sides run the same bytes.
 // Figures only, no assertions (tests/node/limits.test.mjs asserts the outcomes).
@@ -136,11 +138,15 @@ console.log('\nmasklab core: limits, in wasm under node (JSON path; memory = was
 console.log(`${'case'.padEnd(22)} ${'result'.padEnd(8)} ${'cpu ms'.padStart(9)} ${'heap MB'.padStart(8)}`);
 const cases = bench('--cases').split('\n').map((line) => line.split(' '));
 for (const [name, command] of cases) {
+  // train runs in the Train page's own module, a step at a time: its speed is in "masklab train"
+  // below (scripts/bench/train.mjs), its limits in tests/node/limits.test.mjs.
+  if (command === 'train') continue;
   const text = bench('--print', name);
   // A fresh copy of masklab.js (a new URL is a new module) loads a fresh wasm instance, so its
   // memory shows this request's peak.
   const fresh = await import(`../../web/core/masklab.js?case=${name}`).then(({ loadCore: load }) => load({ wasmBinary }));
-  const { value: answer, ms } = cpuMs(() => fresh.runJson(command, text));
+  const run = () => (command === 'doctor' ? fresh.doctorJson(text, '{}') : fresh.runJson(command, text));
+  const { value: answer, ms } = cpuMs(run);
   const refused = answer.startsWith('{"error"');
   console.log(`${name.padEnd(22)} ${(refused ? 'refused' : 'answered').padEnd(8)} ${ms.toFixed(0).padStart(9)} ${(fresh.memoryBytes() / 2 ** 20).toFixed(0).padStart(8)}`);
 }

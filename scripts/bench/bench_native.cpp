@@ -30,10 +30,12 @@
 #include "inspect.hpp"
 #include "limits.hpp"
 #include "padding.hpp"
+#include "printed_batch.hpp"
 #include "tensor_api.hpp"
 #include "training.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <spawn.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -45,7 +47,6 @@
 #include <ctime>
 #include <cstdio>
 #include <cstdlib>
-#include <ctime>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -138,7 +139,8 @@ std::string printed_tensor(int rows, int cols, Value value) {
 
 constexpr int kDoctorB = 64, kDoctorT = 4096, kDoctorPad = 128004, kDoctorEos = 128001;
 
-int doctor_length(int b) { return kDoctorT - 48 * b; }
+// Rows of 4096, 4048, …, 1072 tokens, repeating every 64 rows (the limit case has 256).
+int doctor_length(int b) { return kDoctorT - 48 * (b % 64); }
 int doctor_id(int b, int t) {
   if (t >= doctor_length(b)) return kDoctorPad;
   if (t == 0) return 128000;
@@ -351,6 +353,36 @@ std::string chat_case(bool over) {
   return s;
 }
 
+// doctor: the most numbers the doctor reads (kMaxPastedNumbers), as print(batch) prints a
+// 256 × 4096 batch of four fields — input_ids, attention_mask, labels, position_ids — about 29 MB
+// of text (under kMaxPastedBytes). Over: one more field of one number, refused while it is read.
+std::string doctor_case(bool over) {
+  constexpr int kRows = 256;
+  static_assert(4LL * kRows * kDoctorT == kMaxPastedNumbers, "the largest doctor case reads exactly the limit");
+  std::string s = "{'input_ids': " + printed_tensor(kRows, kDoctorT, doctor_id) + ",\n 'attention_mask': " +
+                  printed_tensor(kRows, kDoctorT, [](int b, int t) { return t < doctor_length(b) ? 1 : 0; }) +
+                  ",\n 'labels': " +
+                  printed_tensor(kRows, kDoctorT, [](int b, int t) { return t < doctor_length(b) ? doctor_id(b, t) : -100; }) +
+                  ",\n 'position_ids': " + printed_tensor(kRows, kDoctorT, [](int, int t) { return t; });
+  if (over) s += ",\n 'token_type_ids': tensor([[0]])";
+  return s + "}";
+}
+
+// doctor: one byte over kMaxPastedBytes (a small batch padded with spaces before its closing
+// brace, so the text ends in a character), refused before reading.
+std::string doctor_bytes_case(bool) {
+  std::string s = "{'input_ids': tensor([[1, 2]])";
+  s.append(kMaxPastedBytes - s.size(), ' ');
+  return s + "}";
+}
+
+// train: the longest run the Train page and `masklab train` accept (both runs, the medium model,
+// kMaxTrainSteps steps). It streams a line every log_every steps, so what bounds it is the time
+// per line and the memory, not the whole run; over: one step more.
+std::string train_case(bool over) {
+  return "{\"bug\":\"pads_trained\",\"model\":\"medium\",\"steps\":" + std::to_string(kMaxTrainSteps + (over ? 1 : 0)) + "}";
+}
+
 // Any command: a request just over the byte bound, refused while it is read.
 std::string bytes_case(bool) {
   std::string s = "{\"features\":[{\"input_ids\":[1]}],\"pad_token_id\":0";
@@ -394,6 +426,11 @@ const Case kCases[] = {
     {"inspect-text-over", "inspect", false, inspect_text_case, "one word more"},
     {"chat-largest", "chat", true, chat_case, "262,144 tokens with texts, 1,000 messages, 512-id templates"},
     {"chat-over", "chat", false, chat_case, "262,145 tokens"},
+    {"doctor-largest", "doctor", true, doctor_case, "256 x 4,096 printed, 4 fields: 4,194,304 numbers"},
+    {"doctor-over", "doctor", false, doctor_case, "one number more"},
+    {"doctor-bytes", "doctor", false, doctor_bytes_case, "one byte over the doctor's 32 MiB"},
+    {"train-largest", "train", true, train_case, "medium model, 3,000 steps, both runs (streamed)"},
+    {"train-over", "train", false, train_case, "3,001 steps"},
 };
 
 const Case* find_case(std::string_view name) {
@@ -417,44 +454,77 @@ double thread_cpu_ms() {
   return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
 }
 
-// Runs `cli command file` with stdout to /dev/null; returns its exit status, CPU and wall time,
-// peak resident memory and first stderr line.
+// Runs `cli command file`; returns its exit status, CPU and wall time, peak resident memory and
+// first stderr line. stdout goes to /dev/null, except for a command that streams its answer
+// (`stream`): then its lines are read as they come, to time the first one and the longest wait.
 struct Run {
   int status = -1;
   double cpu_ms = 0, wall_ms = 0, peak_mb = 0;
+  double first_line_ms = 0, longest_gap_ms = 0;
+  long lines = 0;
   std::string stderr_line;
 };
 
-Run run_cli(const char* cli, const char* command, const std::string& file) {
+Run run_cli(const char* cli, const char* command, const std::string& file, bool stream) {
   Run run;
-  int err_pipe[2];
+  int err_pipe[2], out_pipe[2] = {-1, -1};
   if (pipe(err_pipe) != 0) return run;
+  if (stream && pipe(out_pipe) != 0) return run;
   // posix_spawn, not fork: a forked copy of this process (holding the generated requests) would
   // count in the child's peak memory until it execs.
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  if (stream) {
+    posix_spawn_file_actions_adddup2(&actions, out_pipe[1], 1);
+    posix_spawn_file_actions_addclose(&actions, out_pipe[0]);
+  } else {
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  }
   posix_spawn_file_actions_adddup2(&actions, err_pipe[1], 2);
   posix_spawn_file_actions_addclose(&actions, err_pipe[0]);
   char* const argv[] = {const_cast<char*>(cli), const_cast<char*>(command), const_cast<char*>(file.c_str()), nullptr};
   const auto t0 = std::chrono::steady_clock::now();
+  const auto since = [&t0] { return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count(); };
   pid_t pid = 0;
   const int spawned = posix_spawn(&pid, cli, &actions, nullptr, argv, environ);
   posix_spawn_file_actions_destroy(&actions);
   close(err_pipe[1]);
+  if (stream) close(out_pipe[1]);
   if (spawned != 0) {
     close(err_pipe[0]);
+    if (stream) close(out_pipe[0]);
     return run;
   }
   std::string err;
   char buf[4096];
-  ssize_t n;
-  while ((n = read(err_pipe[0], buf, sizeof buf)) > 0) err.append(buf, static_cast<size_t>(n));
-  close(err_pipe[0]);
+  pollfd fds[2] = {{err_pipe[0], POLLIN, 0}, {out_pipe[0], POLLIN, 0}};
+  double last_line_ms = 0;
+  for (int open_fds = stream ? 2 : 1; open_fds > 0;) {
+    if (poll(fds, 2, -1) < 0) break;
+    for (pollfd& p : fds) {
+      if (p.fd < 0 || !(p.revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      const ssize_t n = read(p.fd, buf, sizeof buf);
+      if (n <= 0) {
+        close(p.fd);
+        p.fd = -1;
+        --open_fds;
+      } else if (p.fd == err_pipe[0]) {
+        err.append(buf, static_cast<size_t>(n));
+      } else {
+        for (ssize_t i = 0; i < n; ++i) {
+          if (buf[i] != '\n') continue;
+          const double now = since();
+          if (run.lines++ == 0) run.first_line_ms = now;
+          run.longest_gap_ms = std::max(run.longest_gap_ms, now - last_line_ms);
+          last_line_ms = now;
+        }
+      }
+    }
+  }
   int status = 0;
   rusage ru{};
   wait4(pid, &status, 0, &ru);
-  run.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  run.wall_ms = since();
   run.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   run.cpu_ms = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
   run.peak_mb = static_cast<double>(ru.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
@@ -483,13 +553,17 @@ int limits(const char* cli) {
     struct stat st {};
     if (writer_status != 0 || stat(file.c_str(), &st) != 0) return 1;
     const double request_mb = static_cast<double>(st.st_size) / (1 << 20);
-    const Run run = run_cli(cli, c.command, file);
+    const bool stream = std::string_view(c.command) == "train";
+    const Run run = run_cli(cli, c.command, file, stream);
     const bool answered = run.status == 0;
     if (answered != c.answered) ++unexpected;
     std::printf("%-22s %-10s %7.1fMB  %-8s %9.0f %9.0f %8.0f  %s\n", c.name, c.command,
                 request_mb, answered ? "answered" : (run.status == 2 ? "refused" : "FAILED"),
                 run.cpu_ms, run.wall_ms, run.peak_mb, c.about);
     if (!answered && !run.stderr_line.empty()) std::printf("%22s   %.150s\n", "", run.stderr_line.c_str());
+    if (answered && stream)
+      std::printf("%22s   %ld lines streamed: the first after %.0f ms, at most %.0f ms between two\n", "", run.lines,
+                  run.first_line_ms, run.longest_gap_ms);
   }
   std::remove(file.c_str());
   if (unexpected) std::printf("bench: %d case(s) did not end as expected\n", unexpected);

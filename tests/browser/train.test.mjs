@@ -186,6 +186,19 @@ test('reset clears the run; the settings survive a reload; bad URL values are ex
   assert.equal(await page.locator('#curves .uplot canvas').count(), 3);
   assert.ok(await page.isVisible('.plot-empty'));
   assert.match(await page.textContent('.plot-empty'), /Press Train: the curves fill in/);
+  // The empty axes end at the Steps setting, and follow a change of it before the first run.
+  const axisEnds = () => page.$$eval('#curves [data-steps]', (boxes) => boxes.map((box) => box.dataset.steps));
+  const setSteps = (value) =>
+    page.$eval('#steps', (input, v) => {
+      input.value = v;
+      input.dispatchEvent(new Event('change', { bubbles: true }));
+    }, value);
+  assert.deepEqual(await axisEnds(), ['60', '60', '60']);
+  await setSteps('120');
+  assert.deepEqual(await axisEnds(), ['120', '120', '120']);
+  assert.ok(await page.isVisible('.plot-empty'), 'still empty axes, still the hint');
+  await setSteps('60');
+  assert.deepEqual(await axisEnds(), ['60', '60', '60']);
   await page.click('#train');
   await page.waitForFunction(() => Number(document.querySelector('#progress').value) > 0);
   assert.ok(await page.isHidden('.plot-empty'), 'the hint goes once training starts');

@@ -246,7 +246,7 @@ TEST_SUITE("printed batch: hostile input is bounded") {
     for (long long i = 0; i <= kMaxPastedNumbers; ++i) text += "0,";
     text += "0]}";
     const InputError e = refusal(text);
-    CHECK(contains(e.message, "line 1, column " + std::to_string(7 + 2 * kMaxPastedNumbers + 1) + ": more than 4194304 numbers"));
+    CHECK(contains(e.message, "line 1, column " + std::to_string(7 + 2 * kMaxPastedNumbers + 1) + ": more than 4,194,304 numbers"));
   }
 
   TEST_CASE("text longer than the limit is refused before it is read") {

@@ -129,6 +129,9 @@ describe('good invocations', () => {
     assert.equal(result.status, 0);
     assert.equal(result.stderr, '');
     assert.match(result.stdout, /^usage: masklab collate\|loss\|accumulate\|attention\|inspect\|chat \[FILE\]/);
+    // Every command is in the usage block at the top, the doctor with its flags.
+    const usage = result.stdout.slice(0, result.stdout.indexOf('\n\n'));
+    assert.match(usage, /\n {7}masklab train \[FILE\]\n {7}masklab doctor \[FILE\] \[flags\]$/);
   });
 
   test('COMMAND --help prints the same usage, not "cannot open file --help"', () => {

@@ -3,6 +3,7 @@
 // - loadWasmCore(): the site's JS API (web/core/masklab.js) over the built wasm module, fed the
 //   .wasm bytes from disk — the module is built for the web, so node cannot fetch it itself.
 // - runWasmRaw(command, json): the module's exact answer text, for byte-exact comparisons.
+// - loadTrainModule(): the Train page's own module (masklab_train), loaded once.
 // - runCli(command, request): runs the native CLI build/native/masklab on a request.
 // - assertSameAnswer(native, wasm): native and wasm answers agree (non-integers to a relative 1e-12).
 // Both artefacts must be built first (scripts/build.sh); a clear error says so if they are not.
@@ -33,6 +34,20 @@ function wasmBytes() {
   requireBuilt(WASM_PATH);
   wasmBinary ??= readFileSync(WASM_PATH);
   return wasmBinary;
+}
+
+const TRAIN_MODULE_PATH = join(REPO_ROOT, 'web', 'generated', 'masklab_train.mjs');
+const TRAIN_WASM_PATH = join(REPO_ROOT, 'web', 'generated', 'masklab_train.wasm');
+let trainModule = null;
+
+/** The Train page's module (Embind: start, advance, lastBatch, samples), loaded once. */
+export async function loadTrainModule() {
+  requireBuilt(TRAIN_MODULE_PATH);
+  if (!trainModule) {
+    const { default: create } = await import(TRAIN_MODULE_PATH);
+    trainModule = await create({ wasmBinary: readFileSync(TRAIN_WASM_PATH) });
+  }
+  return trainModule;
 }
 
 /** The frozen JS API ({ collate, loss, accumulate, attention, inspect }) on the node side. */

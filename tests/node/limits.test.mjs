@@ -5,6 +5,11 @@
 // The requests are masklab_bench's limit cases (scripts/bench/bench_native.cpp), built from the
 // limits' own constants, so this suite follows a change of limit; `npm run bench` prints their
 // time and memory. Here only the outcome is asserted: answered or refused, and how.
+//
+// Two commands are not JSON requests to the core module: `doctor` reads pasted text (the doctor's
+// own limits, cpp/core/printed_batch.hpp) and `train` streams a run from the Train page's module.
+// train-largest (3,000 steps of the medium model, about a minute natively) is run by the bench
+// only; here its settings are shown to be accepted and to train, and one step more refused.
 
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -13,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 
-import { CLI_PATH, REPO_ROOT, loadWasmCore } from './helpers.mjs';
+import { CLI_PATH, REPO_ROOT, loadWasmCore, loadTrainModule } from './helpers.mjs';
 
 const BENCH = join(REPO_ROOT, 'build', 'native', 'masklab_bench');
 const CASES = execFileSync(BENCH, ['--cases'], { encoding: 'utf8' })
@@ -28,22 +33,29 @@ const request = (name) => execFileSync(BENCH, ['--print', name], { encoding: 'ut
 const scratch = mkdtempSync(join(tmpdir(), 'masklab-limits-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-// What a refusal must say: the field, and which side is too large.
+// What a refusal must say: the field, and which side is too large (train: the steps' range).
 function assertRefusal(error, name) {
   assert.equal(typeof error.field, 'string', name);
   assert.ok(error.field.length > 0, `${name}: a field is named`);
-  assert.match(error.message, /too large/, `${name}: ${error.message}`);
+  if (name.startsWith('train-')) {
+    assert.equal(error.field, 'steps', name);
+    assert.match(error.message, /^is 3001; expected 1 to 3000$/, name);
+  } else {
+    assert.match(error.message, /too large/, `${name}: ${error.message}`);
+  }
 }
 
+const BENCH_ONLY = new Set(['train-largest']);
+
 test('every command has a largest-accepted case and an over-limit case', () => {
-  for (const command of ['collate', 'loss', 'accumulate', 'attention', 'inspect', 'chat']) {
+  for (const command of ['collate', 'loss', 'accumulate', 'attention', 'inspect', 'chat', 'doctor', 'train']) {
     assert.ok(CASES.some((c) => c.command === command && c.answered), `${command}: largest accepted`);
     assert.ok(CASES.some((c) => c.command === command && !c.answered), `${command}: over a limit`);
   }
 });
 
 describe('the native CLI', () => {
-  for (const c of CASES) {
+  for (const c of CASES.filter(({ name }) => !BENCH_ONLY.has(name))) {
     test(`${c.name}: ${c.answered ? 'answered' : 'refused'}`, () => {
       const path = join(scratch, `${c.name}.json`);
       writeFileSync(path, request(c.name));
@@ -51,7 +63,7 @@ describe('the native CLI', () => {
       assert.equal(result.signal, null, `${c.name}: killed by ${result.signal}`);
       if (c.answered) {
         assert.equal(result.status, 0, result.stderr);
-        assert.equal(typeof JSON.parse(result.stdout), 'object');
+        assert.equal(typeof JSON.parse(result.stdout.split('\n').filter(Boolean).at(-1)), 'object');
       } else {
         assert.equal(result.status, 2, result.stderr);
         assert.equal(result.stdout, '');
@@ -62,11 +74,17 @@ describe('the native CLI', () => {
   }
 });
 
+// The core module's answer to a case: the doctor takes the pasted text as it is.
+function wasmAnswer(core, c) {
+  const text = request(c.name);
+  return JSON.parse(c.command === 'doctor' ? core.doctorJson(text, '{}') : core.runJson(c.command, text));
+}
+
 describe('the WebAssembly module', () => {
-  for (const c of CASES) {
+  for (const c of CASES.filter(({ command }) => command !== 'train')) {
     test(`${c.name}: ${c.answered ? 'answered' : 'refused'}`, async () => {
       const core = await loadWasmCore();
-      const answer = JSON.parse(core.runJson(c.command, request(c.name)));
+      const answer = wasmAnswer(core, c);
       if (c.answered) assert.equal(answer.error, undefined, JSON.stringify(answer.error));
       else assertRefusal(answer.error, c.name);
     });
@@ -80,5 +98,15 @@ describe('the WebAssembly module', () => {
     assert.equal(viaCore.error, undefined);
     assert.equal(viaCore.loss, viaJson.loss);
     assert.deepEqual(viaCore.per_token, viaJson.per_token);
+  });
+
+  test('train: the largest settings start and train in the Train page\'s module; one step more is refused', async () => {
+    const train = await loadTrainModule();
+    const started = JSON.parse(train.start(request('train-largest'), 'buggy'));
+    assert.equal(started.error, undefined, JSON.stringify(started.error));
+    const advanced = train.advance(3);
+    assert.equal(advanced.error, undefined, JSON.stringify(advanced.error));
+    const refused = JSON.parse(train.start(request('train-over'), 'buggy'));
+    assertRefusal(refused.error, 'train-over');
   });
 });

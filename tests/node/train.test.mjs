@@ -7,32 +7,19 @@
 //   core's, and every bug has an exercise whose `train` field names it.
 
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { REPO_ROOT, runCli } from './helpers.mjs';
+import { REPO_ROOT, loadTrainModule, runCli } from './helpers.mjs';
 import { BUG_TEXT } from '../../web/train/bugs.js';
 import { BUGS, TRAIN_STATE, toSettings } from '../../web/train/train-state.js';
-
-const TRAIN_MODULE = join(REPO_ROOT, 'web', 'generated', 'masklab_train.mjs');
-const TRAIN_WASM = join(REPO_ROOT, 'web', 'generated', 'masklab_train.wasm');
 
 function train(settings) {
   const r = runCli('train', settings);
   assert.equal(r.status, 0, r.stderr);
   return r.stdout.trim().split('\n').map((line) => JSON.parse(line));
-}
-
-let trainModule = null;
-async function loadTrainModule() {
-  if (!existsSync(TRAIN_MODULE)) throw new Error(`${TRAIN_MODULE} is missing — run scripts/build.sh first`);
-  if (!trainModule) {
-    const { default: create } = await import(TRAIN_MODULE);
-    trainModule = await create({ wasmBinary: readFileSync(TRAIN_WASM) });
-  }
-  return trainModule;
 }
 
 test('masklab train prints a line per logged step and run, then the final line', () => {

@@ -174,6 +174,7 @@ export function createCurves(container, totalSteps = 1) {
 
   function draw(chart) {
     const width = Math.max(220, chart.box.clientWidth);
+    chart.box.dataset.steps = String(total); // the x axis' end, for tests
     chart.plot?.destroy();
     chart.plot = new uPlot(options(chart.key, width), seriesData(chart.key), chart.box);
   }
@@ -230,6 +231,12 @@ export function createCurves(container, totalSteps = 1) {
       rowsShown.clear();
       tableBody.replaceChildren();
       emptyNote.hidden = true; // from the first Train on, the status line says what is happening
+      for (const chart of Object.values(charts)) draw(chart);
+    },
+    // Before any run: the empty axes follow the Steps setting.
+    setTotal(totalSteps) {
+      if (totalSteps === total) return;
+      total = totalSteps;
       for (const chart of Object.values(charts)) draw(chart);
     },
     add(run, lines) {

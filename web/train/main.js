@@ -199,7 +199,10 @@ function readForm() {
 fillForm();
 showBug();
 form.addEventListener('change', () => {
-  if (readForm()) showBug();
+  if (readForm()) {
+    showBug();
+    if (phase === 'idle' && !curves.count('buggy')) curves.setTotal(state.steps); // empty axes follow Steps
+  }
   if (phase === 'done') setPhase('idle'); // results stay on screen until the next Train
 });
 
