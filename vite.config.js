@@ -10,6 +10,9 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
+import { inlineStyles } from './scripts/vite/inline-styles.mjs';
+import { preloadWasm } from './scripts/vite/preload-wasm.mjs';
+
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, 'web');
 
@@ -36,8 +39,9 @@ const input = Object.fromEntries(
     .map((page) => [relative(root, page).replace(/\.html$/, '').split('\\').join('/'), page]),
 );
 
-// What every page's <head> shares, written once: the Content-Security-Policy (no inline scripts
-// or styles, no eval; wasm may compile), the icon and the site's styles. Pages keep only their own
+// What every page's <head> shares, written once: the Content-Security-Policy (no inline scripts,
+// no eval, no inline styles but the page's own, by hash (scripts/vite/inline-styles.mjs); wasm
+// may compile), the icon and the site's styles. Pages keep only their own
 // title, description and script. Injected before Vite processes the HTML, so the stylesheet is
 // bundled and hashed like any other.
 const CSP = [
@@ -69,38 +73,11 @@ const sharedHead = {
   },
 };
 
-// Pages that load the wasm core fetch it as soon as the HTML arrives, in parallel with their
-// JavaScript, instead of after the module graph has loaded and the Emscripten glue has run: a
-// <link rel="preload" as="fetch"> for the hashed .wasm (crossorigin, as the glue's fetch uses
-// credentials 'same-origin'). A page needs it when its entry chunk imports web/core/masklab.js
-// statically (directly or through a shared chunk). Build only; the dev server has no hashes.
-const CORE_MODULE = /[\\/]web[\\/]core[\\/]masklab\.js$/;
-
-function importsCore(chunk, bundle, seen = new Set()) {
-  if (!chunk || seen.has(chunk.fileName)) return false;
-  seen.add(chunk.fileName);
-  if (chunk.moduleIds?.some((id) => CORE_MODULE.test(id))) return true;
-  return (chunk.imports ?? []).some((file) => importsCore(bundle[file], bundle, seen));
-}
-
-const preloadCore = {
-  name: 'masklab-preload-core',
-  apply: 'build',
-  transformIndexHtml: {
-    order: 'post',
-    handler(html, ctx) {
-      if (!ctx.bundle || !importsCore(ctx.chunk, ctx.bundle)) return html;
-      const wasm = Object.keys(ctx.bundle).find((file) => /masklab_core-[\w-]+\.wasm$/.test(file));
-      if (!wasm) return html;
-      return [{ tag: 'link', attrs: { rel: 'preload', href: `./${wasm}`, as: 'fetch', type: 'application/wasm', crossorigin: '' }, injectTo: 'head' }];
-    },
-  },
-};
-
 export default defineConfig({
   root,
   base: './',
-  plugins: [sharedHead, preloadCore],
+  // After Vite has written each page's tags: its styles inline, its wasm preloaded (scripts/vite/).
+  plugins: [sharedHead, inlineStyles({ root }), preloadWasm({ root })],
   build: {
     outDir: resolve(here, 'dist'),
     emptyOutDir: true,

@@ -27,7 +27,7 @@ import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-import { DIST, REPO_ROOT, launchChromium, startSite } from '../../tests/browser/helpers.mjs';
+import { DIST, REPO_ROOT, launchChromium, startHostSite, startSite } from '../../tests/browser/helpers.mjs';
 
 const COLD_LOADS = 5;
 const TOGGLES = 30;
@@ -428,13 +428,15 @@ async function sliderSteps(browser, url) {
 
 // The first paint of an empty page in the same harness (fresh context, same flags): the floor
 // under every page's figure on this machine at this moment, to read the others against.
-async function emptyPageFirstPaint(browser) {
+// `url` (default: a data: URL, no network at all) may be an empty page served over HTTP by the same
+// kind of local server as the site, which adds the one round trip every page pays for its HTML.
+async function emptyPageFirstPaint(browser, url = 'data:text/html,<!doctype html><title>empty</title><p>masklab') {
   const times = [];
   for (let i = 0; i < COLD_LOADS; i += 1) {
     const context = await browser.newContext({ viewport: VIEWPORT });
     try {
       const page = await context.newPage();
-      await page.goto('data:text/html,<!doctype html><title>empty</title><p>masklab', { waitUntil: 'load' });
+      await page.goto(url, { waitUntil: 'load' });
       await page.waitForFunction(() => performance.getEntriesByType('paint').length > 0, null, { timeout: 5000 });
       times.push(await page.evaluate(() => performance.getEntriesByType('paint').find((e) => e.name === 'first-paint').startTime));
     } catch {
@@ -570,6 +572,13 @@ async function main() {
     for (const note of notes) console.log(note);
     const floor = await emptyPageFirstPaint(browser);
     if (floor.length) console.log(`first paint of an empty page in the same harness (the floor now): median ${ms(median(floor))}, min ${ms(Math.min(...floor))}`);
+    const host = await startHostSite({ '/empty.html': '<!doctype html><html lang="en"><meta charset="utf-8"><title>empty</title><p>masklab' });
+    try {
+      const served = await emptyPageFirstPaint(browser, host.url('/empty.html'));
+      if (served.length) console.log(`the same empty page served from a local HTTP server (the floor for a page's HTML): median ${ms(median(served))}, min ${ms(Math.min(...served))}`);
+    } finally {
+      await host.close();
+    }
 
     const toggles = await gridToggles(browser, `${site.url}grid.html`);
     console.log(`\nmasklab pages: grid toggle latency, Enter on a labels cell (row 1, position 1), ${TOGGLES} presses alternating it`);

@@ -378,8 +378,8 @@ function forgetPickedExample() {
   }
 }
 
-async function setUpFamilies() {
-  const families = await tokenFamilies().catch(() => []);
+async function setUpFamilies(familyList = tokenFamilies()) {
+  const families = await familyList.catch(() => []);
   if (!families.length) return; // the chat page's tokenizers are not part of this build: ids only
   replaceChildren(familySelect, h('option', { value: '' }, TEXT.familyNone), families.map((f) => h('option', { value: f.id }, f.label)));
   familySelect.value = families.some((f) => f.id === state.family) ? state.family : '';
@@ -482,6 +482,11 @@ renderExamples();
 $('examples-box').open = !state.text && !state.ex;
 $('grid-legend').append(createLegend([TEXT.legendFlag]));
 if (state.text) textarea.value = state.text;
+// What the first diagnosis needs besides the core — the family list (two lazy chunks) and a
+// linked example's text (one) — is asked for now, while the wasm loads, not one after another.
+const familyList = tokenFamilies();
+familyList.catch(() => {});
+if (!state.text && state.ex) exampleText(state.ex).catch(() => {});
 try {
   core = await loadDoctor();
   status.textContent = TEXT.ready;
@@ -491,7 +496,7 @@ try {
   status.classList.add('error-box');
 }
 if (core) {
-  await setUpFamilies();
+  await setUpFamilies(familyList);
   const linked = new URLSearchParams(location.search);
   const keepOptions = ['pad', 'eos', 'eot', 'model', 'pc'].some((key) => linked.has(key));
   if (!state.text && state.ex) await loadExample(state.ex, { announce: false, keepOptions });

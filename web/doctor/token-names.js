@@ -26,9 +26,9 @@ async function familyClient() {
 export async function tokenFamilies() {
   const loadList = Object.values(familyModules)[0];
   if (!loadList) return [];
-  const client = await familyClient().catch(() => null);
+  // Both chunks at once: the list does not depend on the client.
+  const [client, { FAMILIES }] = await Promise.all([familyClient().catch(() => null), loadList()]);
   if (!client || typeof client.tokenStrings !== 'function') return [];
-  const { FAMILIES } = await loadList();
   return Array.isArray(FAMILIES) ? FAMILIES.map((f) => ({ id: f.id, label: f.label })) : [];
 }
 

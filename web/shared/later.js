@@ -22,7 +22,8 @@ const NEAR_HEAVY = '250px 0px';
 const IDLE_TIMEOUT_MS = 1500;
 
 /**
- * Calls `render()` once: when `element` (if given) comes within NEAR of the viewport, or — with
+ * Calls `render()` once: when `element` (if given) comes within NEAR of the viewport or the Tab
+ * key is first pressed (keyboard users reach it without scrolling), or — with
  * until: 'idle' (the default) — when the browser is first idle, whichever comes first.
  * until: 'visible' waits for the viewport only (for sections whose code or fonts are large).
  * Returns { now(), pending() }: now() renders at once (e.g. when a link jumps to the section).
@@ -31,10 +32,17 @@ export function renderLater(element, render, { until = 'idle' } = {}) {
   let done = false;
   let observer = null;
   let idle = null;
+  // A keyboard user reaches a section by Tab, and focus moves faster than a lazy chunk loads:
+  // when focus scrolls the section into view it is already past it. So the first Tab anywhere on
+  // the page renders the section, and its controls exist before focus gets there.
+  const onTab = (event) => {
+    if (event.key === 'Tab') run();
+  };
   const run = () => {
     if (done) return;
     done = true;
     observer?.disconnect();
+    if (element && typeof document !== 'undefined') document.removeEventListener('keydown', onTab, true);
     if (idle !== null) (globalThis.cancelIdleCallback ?? clearTimeout)(idle);
     render();
   };
@@ -46,6 +54,7 @@ export function renderLater(element, render, { until = 'idle' } = {}) {
   } else if (element) {
     queueMicrotask(run);
   }
+  if (element && typeof document !== 'undefined') document.addEventListener('keydown', onTab, true);
   if (until === 'idle') {
     idle = typeof requestIdleCallback === 'function' ? requestIdleCallback(run, { timeout: IDLE_TIMEOUT_MS }) : setTimeout(run, 200);
   }

@@ -1,0 +1,143 @@
+// What the first paint and the time to ready depend on, checked on every page of the built site
+// (the build plugins in scripts/vite/ and the lazy sections of web/shared/later.js):
+//   - nothing blocks rendering: a page's styles are in its HTML, allowed by the CSP's hashes (a
+//     refused style would log an error), and no stylesheet is requested before the first paint;
+//   - each wasm module a page loads at once is preloaded from the HTML and that preload is the
+//     one request for it (a preload the glue's fetch cannot reuse is fetched twice and warned
+//     about — a broken link is served to show the check sees it);
+//   - a keyboard user tabbing through a page reaches its lazily built embed panel.
+// Timings are not asserted here (they belong to `npm run bench`): only what makes them possible.
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+
+import { DIST, REPO_ROOT, useSiteAndBrowser } from './helpers.mjs';
+
+const FIRST_EXERCISE = JSON.parse(readFileSync(join(REPO_ROOT, 'web', 'generated', 'content', 'index.json'), 'utf8'))[0].id;
+
+// Every page, as a visitor first opens it. `wasm`: the modules it needs at once (by name, not
+// hash); the Train page's module runs in Web Workers started by Train, so it preloads none.
+const PAGES = [
+  { path: 'index.html', wasm: ['masklab_core'] },
+  { path: `exercise.html?ex=${FIRST_EXERCISE}`, wasm: ['masklab_core'] },
+  { path: 'grid.html', wasm: ['masklab_core'] },
+  { path: 'dilution.html', wasm: ['masklab_core'] },
+  { path: 'lab.html', wasm: ['masklab_core'] },
+  { path: 'doctor.html?example=pad-to-max-all-ones', wasm: ['masklab_core'] },
+  { path: 'practice.html', wasm: [] },
+  { path: 'train.html', wasm: [] },
+  { path: 'authors.html', wasm: [] },
+  // The chat page's entry is a small boot chunk that starts the tokenizer worker and then imports
+  // the page's code, which loads the core: reached only through a dynamic import, not preloaded.
+  { path: 'chat.html', wasm: [], lazyWasm: ['masklab_core'] },
+];
+
+const PRELOAD_UNUSED = /preloaded using link preload but not used/i;
+// The wasm-split branch may name its modules masklab_core, masklab_chat, …: match by prefix.
+const moduleName = (url) => new URL(url).pathname.split('/').pop().replace(/-[\w-]+\.wasm$/, '').replace(/\.wasm$/, '');
+
+const suite = useSiteAndBrowser();
+
+// Opens a page, records its requests and console warnings, waits until it is ready and the
+// network has been quiet (the core has been fetched). Returns what the checks read.
+async function load(path, { prepare } = {}) {
+  const requests = [];
+  const warnings = [];
+  const { page, problems } = await suite.open(path, {
+    prepare: async (p) => {
+      p.on('request', (request) => requests.push({ url: request.url(), type: request.resourceType() }));
+      p.on('console', (message) => {
+        if (message.type() === 'warning') warnings.push(message.text());
+      });
+      await prepare?.(p);
+    },
+  });
+  await page.waitForSelector('body[data-state="ready"], body[data-state="error"], #status.error-box', { timeout: 20_000 });
+  await page.waitForLoadState('networkidle');
+  return { page, problems, requests, warnings };
+}
+
+for (const spec of PAGES) {
+  test(`${spec.path}: no stylesheet blocks rendering, styles apply under the CSP, each wasm it needs is preloaded and fetched once`, async () => {
+    const { page, problems, requests } = await load(spec.path);
+    try {
+      const head = await page.evaluate(async () => {
+        const html = await (await fetch(location.href)).text();
+        const paint = performance.getEntriesByType('paint').find((e) => e.name === 'first-paint')?.startTime ?? Infinity;
+        return {
+          // What the HTML itself holds (lazy chunks may add KaTeX's or uPlot's link later).
+          linkedStyles: new DOMParser().parseFromString(html, 'text/html').querySelectorAll('link[rel="stylesheet"]').length,
+          blocking: performance.getEntriesByType('resource').filter((e) => e.renderBlockingStatus === 'blocking').map((e) => e.name),
+          stylesBeforePaint: performance.getEntriesByType('resource').filter((e) => e.initiatorType === 'link' && e.name.endsWith('.css') && e.startTime < paint).map((e) => e.name),
+          inlineStyles: document.querySelectorAll('head style').length,
+          // site.css applies: its colour variables are defined (a style the CSP refused would not be).
+          paper: getComputedStyle(document.documentElement).getPropertyValue('--paper').trim(),
+          preloads: [...document.querySelectorAll('link[rel="preload"]')].map((l) => ({ href: l.href, as: l.getAttribute('as'), type: l.type, crossorigin: l.getAttribute('crossorigin') })),
+        };
+      });
+      assert.equal(head.linkedStyles, 0, 'the HTML links no stylesheet: its styles are inline');
+      assert.deepEqual(head.blocking, [], 'no request blocked rendering');
+      assert.deepEqual(head.stylesBeforePaint, [], 'no stylesheet was fetched before the first paint');
+      assert.ok(head.inlineStyles >= 1, 'the page carries its styles');
+      assert.match(head.paper, /^#|^rgb|^light-dark|^var/, `the site's styles apply (--paper is '${head.paper}')`);
+
+      const wasmRequests = requests.filter((r) => r.url.endsWith('.wasm'));
+      const loaded = [...new Set(wasmRequests.map((r) => moduleName(r.url)))].sort();
+      if (spec.lazyWasm) assert.ok(loaded.every((name) => spec.lazyWasm.includes(name)), `lazily loaded modules: ${loaded}`);
+      else assert.deepEqual(loaded, spec.wasm, 'the wasm modules the page loads');
+      for (const url of new Set(wasmRequests.map((r) => r.url))) assert.equal(wasmRequests.filter((r) => r.url === url).length, 1, `${url} is fetched once`);
+      assert.deepEqual(head.preloads.map((l) => moduleName(l.href)).sort(), spec.wasm, 'one preload per module it loads, no other');
+      for (const link of head.preloads) {
+        assert.deepEqual({ as: link.as, type: link.type, crossorigin: link.crossorigin }, { as: 'fetch', type: 'application/wasm', crossorigin: '' });
+        assert.equal(wasmRequests.filter((r) => r.url === link.href).length, 1, `${link.href} is fetched once: the preload is the request the glue uses`);
+      }
+      assert.deepEqual(problems, []);
+    } finally {
+      await page.close();
+    }
+  });
+}
+
+test('grid.html: Chromium reports no unused preload a few seconds after load; a preload without crossorigin is caught', async () => {
+  const good = await load('grid.html');
+  await good.page.waitForTimeout(3500); // Chromium warns ~3 s after the load event
+  assert.deepEqual(good.warnings.filter((w) => PRELOAD_UNUSED.test(w)), []);
+  await good.page.close();
+
+  // The same page with its preload's crossorigin removed: the glue's fetch cannot reuse it.
+  const broken = await load('grid.html', {
+    prepare: (p) =>
+      p.route(/grid\.html$/, async (route) => {
+        const html = readFileSync(join(DIST, 'grid.html'), 'utf8').replace(/(<link rel="preload"[^>]*?) crossorigin>/, '$1>');
+        assert.ok(!/rel="preload"[^>]*crossorigin/.test(html), 'the served page lost its crossorigin');
+        await route.fulfill({ status: 200, contentType: 'text/html', body: html });
+      }),
+  });
+  await broken.page.waitForTimeout(3500);
+  const fetched = broken.requests.filter((r) => r.url.endsWith('.wasm')).length;
+  await broken.page.close();
+  assert.equal(fetched, 2, 'without crossorigin the wasm is fetched twice');
+  assert.ok(broken.warnings.some((w) => PRELOAD_UNUSED.test(w)), `Chromium warns about it (${broken.warnings.join(' | ') || 'no warnings'})`);
+});
+
+// Tab from the top until focus is inside #share-panel (the "Use this elsewhere" panel, built
+// from a lazy chunk); the page is never scrolled by hand.
+for (const path of ['train.html', 'doctor.html?example=pad-to-max-all-ones']) {
+  test(`${path}: Tab alone reaches the lazily built embed panel`, async () => {
+    const { page, problems } = await load(path);
+    try {
+      let reached = false;
+      for (let i = 0; i < 150 && !reached; i += 1) {
+        await page.keyboard.press('Tab');
+        reached = await page.evaluate(() => Boolean(document.activeElement?.closest('#share-panel')));
+      }
+      assert.ok(reached, 'focus got into the embed panel');
+      assert.match(await page.evaluate(() => document.activeElement.textContent + document.activeElement.getAttribute('aria-label')), /\S/);
+      assert.deepEqual(problems, []);
+    } finally {
+      await page.close();
+    }
+  });
+}
