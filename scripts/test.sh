@@ -13,7 +13,8 @@
 # - scripts/build.sh --tests builds only the native targets the tests run (not the fuzz replay).
 # - Each doctest suite runs once (ctest used to run the native one a second time); node and
 #   browser test files run two at a time (--test-concurrency=2; each file has its own temp dirs,
-#   server port and Chromium), since they mostly wait on a child process or on Chromium.
+#   server port and Chromium), since they mostly wait on a child process or on Chromium; the
+#   Train page's file, which measures main-thread CPU per task, runs alone after them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/phase-time.sh
@@ -88,7 +89,17 @@ npx vite build
 
 echo "test: pages in headless Chromium (node --test tests/browser/)"
 phase "browser tests"
-node_tests browser tests/browser/
+# Two files at a time, except those that measure the main thread's CPU per task (the Train
+# page's "no long task" check): beside another Chromium on two cores their figures are the
+# neighbour's, so they run alone, after the rest.
+measuring=(tests/browser/train.test.mjs)
+shared=()
+for file in tests/browser/*.test.mjs; do
+  [[ " ${measuring[*]} " == *" $file "* ]] || shared+=("$file")
+done
+node_tests browser "${shared[@]}"
+node --test --test-concurrency=1 --test-reporter=spec --test-reporter-destination=stdout \
+  --test-reporter=tap --test-reporter-destination="$counts/browser-alone.tap" "${measuring[@]}"
 phase_total
 
 cpp=$(cat "$counts"/doctest*.txt | sed -n 's/.*test cases: *[0-9]* *| *\([0-9]*\) passed.*/\1/p' | awk '{ s += $1 } END { print s + 0 }')

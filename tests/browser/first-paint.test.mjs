@@ -25,13 +25,13 @@ const PAGES = [
   { path: 'grid.html', wasm: ['masklab_core'] },
   { path: 'dilution.html', wasm: ['masklab_core'] },
   { path: 'lab.html', wasm: ['masklab_core'] },
-  { path: 'doctor.html?example=pad-to-max-all-ones', wasm: ['masklab_core'] },
+  { path: 'doctor.html?example=pad-to-max-all-ones', wasm: ['masklab_doctor'] },
   { path: 'practice.html', wasm: [] },
   { path: 'train.html', wasm: [] },
   { path: 'authors.html', wasm: [] },
   // The chat page's entry is a small boot chunk that starts the tokenizer worker and then imports
   // the page's code, which loads the core: reached only through a dynamic import, not preloaded.
-  { path: 'chat.html', wasm: [], lazyWasm: ['masklab_core'] },
+  { path: 'chat.html', wasm: [], lazyWasm: ['masklab_chat'] },
 ];
 
 const PRELOAD_UNUSED = /preloaded using link preload but not used/i;
