@@ -163,7 +163,15 @@ parent.postMessage({ source: 'masklab', type: 'answered', score: 99, maxScore: 3
 
   // The frame is sent to a page of the host's own origin that posts masklab-looking messages:
   // the source is the frame's window, but the origin is not masklab's, so nothing changes.
-  const grown = await frameHeight();
+  // The page may still be growing (sections below the fold render after Check): read the
+  // frame's height once masklab's own resize messages have stopped for half a second.
+  let grown = await frameHeight();
+  for (let still = 0; still < 5; ) {
+    await page.waitForTimeout(100);
+    const now = await frameHeight();
+    still = now === grown ? still + 1 : 0;
+    grown = now;
+  }
   const events = await page.evaluate(() => window.__events.length);
   const spoofLoaded = page.waitForEvent('framenavigated', (f) => f.url().endsWith('/spoof.html'));
   await page.evaluate(({ sel, url }) => {
