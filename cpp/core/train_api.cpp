@@ -2,9 +2,9 @@
 #include "train_api.hpp"
 
 #include <algorithm>
-#include <new>
 #include <string>
 
+#include "api_guard.hpp"
 #include "input_error.hpp"
 #include "json_fields.hpp"
 #include "limits.hpp"
@@ -75,7 +75,7 @@ Json encode_final_run(const TrainRun& run, const LogLine& last, std::vector<Samp
 }
 
 ApiResult run_train_command(std::string_view request_json, const std::function<void(std::string_view)>& emit_line) {
-  try {
+  return guarded([&] {
     const TrainSettings settings = parse_train_settings(request_json);
     TrainRun buggy(settings, RunKind::Buggy), fixed(settings, RunKind::Fixed);
     LogLine last_buggy, last_fixed;
@@ -92,13 +92,7 @@ ApiResult run_train_command(std::string_view request_json, const std::function<v
     ApiResult r;
     r.ok = true;
     return r;
-  } catch (const InputError& e) {
-    return error_result(e.field, e.message);
-  } catch (const std::bad_alloc&) {
-    return error_result("json", "the request is too large to process in memory");
-  } catch (const std::exception& e) {
-    return error_result("", std::string("internal error: ") + e.what());
-  }
+  });
 }
 
 }  // namespace masklab
