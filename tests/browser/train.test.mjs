@@ -196,6 +196,7 @@ test('reset clears the run; the settings survive a reload; bad URL values are ex
   assert.deepEqual(await axisEnds(), ['60', '60', '60']);
   await setSteps('120');
   assert.deepEqual(await axisEnds(), ['120', '120', '120']);
+  assert.match(await page.textContent('#step-count'), /Step 0 of 120/);
   assert.ok(await page.isVisible('.plot-empty'), 'still empty axes, still the hint');
   await setSteps('60');
   assert.deepEqual(await axisEnds(), ['60', '60', '60']);

@@ -201,7 +201,10 @@ showBug();
 form.addEventListener('change', () => {
   if (readForm()) {
     showBug();
-    if (phase === 'idle' && !curves.count('buggy')) curves.setTotal(state.steps); // empty axes follow Steps
+    if (phase === 'idle' && !curves.count('buggy')) {
+      curves.setTotal(state.steps); // the empty axes and "Step 0 of N" follow Steps
+      showProgress();
+    }
   }
   if (phase === 'done') setPhase('idle'); // results stay on screen until the next Train
 });
