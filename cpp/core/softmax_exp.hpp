@@ -95,17 +95,23 @@ inline double exp_row_and_sum(const double* x, double* out, int n) {
 
 inline void exp_row(const double* x, double* out, int n) { exp_row_and_sum<true>(x, out, n); }
 
-// The largest of x[0..n) (n >= 1, no NaN), as the loop m = std::max(m, x[v]) gives it. In wasm two
-// lanes (even and odd v) keep their own max with f64x2.pmax, which is std::max lane by lane
-// (a < b ? b : a). Equal doubles have equal bits except 0 and -0, so only a max of zero, where
-// the loop keeps whichever zero came first, is recomputed by the loop.
+// The largest of x[0..n) (n >= 1, no NaN), as the loop m = std::max(m, x[v]) gives it. In wasm
+// eight lanes (v mod 8) keep their own max with f64x2.pmax, which is std::max lane by lane
+// (a < b ? b : a), in four independent chains. Equal doubles have equal bits except 0 and -0, so
+// only a max of zero, where the loop keeps whichever zero came first, is recomputed by the loop.
 inline double row_max(const double* x, int n) {
 #if defined(__EMSCRIPTEN__) && defined(__wasm_simd128__)
-  if (n >= 4) {
-    v128_t m2 = wasm_v128_load(x);
-    int v = 2;
-    for (; v + 2 <= n; v += 2) m2 = wasm_f64x2_pmax(m2, wasm_v128_load(x + v));
-    double m = std::max(wasm_f64x2_extract_lane(m2, 0), wasm_f64x2_extract_lane(m2, 1));
+  if (n >= 8) {
+    v128_t m0 = wasm_v128_load(x), m1 = wasm_v128_load(x + 2), m2 = wasm_v128_load(x + 4), m3 = wasm_v128_load(x + 6);
+    int v = 8;
+    for (; v + 8 <= n; v += 8) {
+      m0 = wasm_f64x2_pmax(m0, wasm_v128_load(x + v));
+      m1 = wasm_f64x2_pmax(m1, wasm_v128_load(x + v + 2));
+      m2 = wasm_f64x2_pmax(m2, wasm_v128_load(x + v + 4));
+      m3 = wasm_f64x2_pmax(m3, wasm_v128_load(x + v + 6));
+    }
+    const v128_t all = wasm_f64x2_pmax(wasm_f64x2_pmax(m0, m1), wasm_f64x2_pmax(m2, m3));
+    double m = std::max(wasm_f64x2_extract_lane(all, 0), wasm_f64x2_extract_lane(all, 1));
     for (; v < n; ++v) m = std::max(m, x[v]);
     if (m != 0) return m;
   }

@@ -112,7 +112,7 @@ test('core.typed.loss: per-token losses and gradient equal the native CLI bit fo
 // the two-lane width, odd and even.
 test('core.typed.loss: float32 and float64 logits, zero maxima and the gather loss equal the native CLI bit for bit', async () => {
   const core = await loadWasmCore();
-  for (const V of [1, 2, 3, 5, 64]) {
+  for (const V of [1, 2, 3, 5, 13, 64]) {
     const [B, T] = [2, 6];
     const logits = new Float64Array(B * T * V);
     for (let row = 0; row < B * T; row++)
