@@ -172,76 +172,57 @@ export class Boundary {
 
   // The typed-array path (the core module only).
   // inputs: [{ name, array (a typed array), shape }] -> { answer (parsed JSON), tensors: { name: { array, shape } } }
-  // One malloc holds the request: the tensor table, the command, the options' JSON, the tensors'
-  // names and their values (each at a multiple of 8), so a call costs one allocation, not one per
-  // string and buffer; the answer's tensors are copied out before the core frees them.
   runTensors(command, options, inputs) {
     const m = this.m;
-    const json = this.encoder.encode(JSON.stringify(options));
-    const names = inputs.map((input) => this.encoder.encode(input.name));
-    const align8 = (n) => (n + 7) & ~7;
-    let bytes = align8(TENSOR_BYTES * inputs.length);
-    const commandAt = bytes;
-    bytes = align8(bytes + command.length * 3 + 1); // encodeInto writes at most 3 bytes per UTF-16 unit
-    const jsonAt = bytes;
-    bytes = align8(bytes + json.length + 1);
-    const nameAt = names.map((name) => {
-      const at = bytes;
-      bytes = align8(bytes + name.length + 1);
-      return at;
-    });
-    const dataAt = inputs.map((input) => {
-      const at = bytes;
-      bytes = align8(bytes + input.array.byteLength);
-      return at;
-    });
-    const base = this.alloc(bytes);
+    const held = [];
     let result = 0;
     try {
-      const heap = m.HEAPU8; // after the malloc: a growing memory replaces the views
-      const written = this.encoder.encodeInto(command, heap.subarray(base + commandAt, base + jsonAt - 1)).written;
-      heap[base + commandAt + written] = 0;
-      heap.set(json, base + jsonAt);
-      heap[base + jsonAt + json.length] = 0;
-      inputs.forEach((input, i) => {
-        heap.set(names[i], base + nameAt[i]);
-        heap[base + nameAt[i] + names[i].length] = 0;
+      const put = (text) => {
+        const t = this.putText(text);
+        held.push(t.at);
+        return t;
+      };
+      const name = put(command);
+      const json = put(JSON.stringify(options));
+      const table = this.alloc(TENSOR_BYTES * Math.max(inputs.length, 1));
+      held.push(table);
+      // Allocate everything first: a malloc may grow the memory and replace the HEAP views.
+      const placed = inputs.map((input) => {
+        const data = this.alloc(input.array.byteLength);
+        held.push(data);
+        return { input, label: put(input.name), data };
+      });
+      placed.forEach(({ input, label, data }, i) => {
         const dtype = DTYPES.find((d) => input.array instanceof d.Array);
-        new dtype.Array(heap.buffer, base + dataAt[i], input.array.length).set(input.array);
-        const at = (base + i * TENSOR_BYTES) >> 2;
-        m.HEAP32[at] = base + nameAt[i];
+        new dtype.Array(m.HEAPU8.buffer, data, input.array.length).set(input.array);
+        const at = (table + i * TENSOR_BYTES) >> 2;
+        m.HEAP32[at] = label.at;
         m.HEAP32[at + 1] = dtype.id;
         m.HEAP32[at + 2] = input.shape.length;
         for (let d = 0; d < 4; d++) m.HEAP32[at + 3 + d] = input.shape[d] ?? 0;
-        m.HEAP32[at + 7] = base + dataAt[i];
+        m.HEAP32[at + 7] = data;
       });
-      result = m._masklab_run_tensors(base + commandAt, base + jsonAt, json.length, base, inputs.length);
+      result = m._masklab_run_tensors(name.at, json.at, json.size, table, inputs.length);
       if (!result) throw new Error('the core could not allocate its answer');
       const r = result >> 2;
-      const answerAt = m.HEAPU32[r];
-      const answer = JSON.parse(this.decoder.decode(m.HEAPU8.subarray(answerAt, answerAt + m.HEAPU32[r + 1])));
+      const jsonAt = m.HEAPU32[r];
+      const answer = JSON.parse(this.decoder.decode(m.HEAPU8.subarray(jsonAt, jsonAt + m.HEAPU32[r + 1])));
       const tensors = {};
       for (let i = 0; i < m.HEAP32[r + 2]; i++) {
         const t = (m.HEAPU32[r + 3] + i * TENSOR_BYTES) >> 2;
+        const nameAt = m.HEAPU32[t];
+        const tensorName = this.decoder.decode(m.HEAPU8.subarray(nameAt, m.HEAPU8.indexOf(0, nameAt)));
         const shape = Array.from(m.HEAP32.subarray(t + 3, t + 3 + m.HEAP32[t + 2]));
         const count = shape.reduce((a, b) => a * b, 1);
         const { Array: Typed } = DTYPES[m.HEAP32[t + 1]];
         // A copy: views into wasm memory detach when it grows.
-        tensors[this.asciiName(m.HEAPU32[t])] = { array: new Typed(m.HEAPU8.buffer, m.HEAPU32[t + 7], count).slice(), shape };
+        tensors[tensorName] = { array: new Typed(m.HEAPU8.buffer, m.HEAPU32[t + 7], count).slice(), shape };
       }
       return { answer, tensors };
     } finally {
       if (result) m._masklab_free_result(result);
-      m._free(base);
+      for (const at of held) m._free(at);
     }
-  }
-
-  // A tensor's name from the core (short ASCII: "per_token", "input_ids"), read without a TextDecoder call.
-  asciiName(at) {
-    const heap = this.m.HEAPU8;
-    let name = '';
-    for (let i = at; heap[i] !== 0; i++) name += String.fromCharCode(heap[i]);
-    return name;
   }
 }
 
