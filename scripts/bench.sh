@@ -15,6 +15,8 @@ if ! { bash scripts/setup.sh && bash scripts/build.sh; } >"$log" 2>&1; then
   echo "bench: build failed" >&2
   exit 1
 fi
+# --speed [ITERATIONS]: only the core's sizes and collate + loss speed (bench.mjs sections 1-2).
+if [ "${1:-}" = "--speed" ]; then exec node scripts/bench/bench.mjs "$@"; fi
 node scripts/bench/bench.mjs "$@"
 node scripts/bench/pages.mjs
 node scripts/bench/chat.mjs

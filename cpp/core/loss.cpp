@@ -19,23 +19,61 @@ constexpr std::uint64_t kExponentBits = 0x7ffull << 52;
 
 std::string idx(int b, int t) { return "[" + std::to_string(b) + "][" + std::to_string(t) + "]"; }
 
-void validate(const LossInput& in) {
+// The logits as the loss reads them: LossInput::logits, or the buffer the caller lent
+// (LossInput::borrowed), float64 read in place, float32 widened to double a row at a time.
+class Logits {
+ public:
+  explicit Logits(const LossInput& in)
+      : f64_(in.borrowed.empty() ? in.logits.data() : in.borrowed.f64),
+        f32_(in.borrowed.f32),
+        size_(in.borrowed.empty() ? in.logits.size() : in.borrowed.size) {}
+
+  size_t size() const { return size_; }
+  double at(size_t i) const { return f32_ ? static_cast<double>(f32_[i]) : f64_[i]; }
+
+  // The V logits from index `start` as doubles: in place, or widened into `scratch` (V values).
+  const double* row(size_t start, int V, double* scratch) const {
+    if (!f32_) return f64_ + start;
+    for (int v = 0; v < V; ++v) scratch[v] = f32_[start + v];
+    return scratch;
+  }
+
+  // Whether any value is inf or NaN: one branch-free pass over the exponent bits (all ones).
+  bool any_not_finite() const {
+    bool found = false;
+    if (f32_)
+      for (size_t i = 0; i < size_; ++i) {
+        std::uint32_t bits;
+        std::memcpy(&bits, &f32_[i], sizeof bits);
+        found |= (bits & kFloatExponentBits) == kFloatExponentBits;
+      }
+    else
+      for (size_t i = 0; i < size_; ++i) {
+        std::uint64_t bits;
+        std::memcpy(&bits, &f64_[i], sizeof bits);  // std::bit_cast is missing from Emscripten 3.1.6's libc++
+        found |= (bits & kExponentBits) == kExponentBits;
+      }
+    return found;
+  }
+
+ private:
+  static constexpr std::uint32_t kFloatExponentBits = 0xffu << 23;
+  const double* f64_;
+  const float* f32_;
+  size_t size_;
+};
+
+void validate(const LossInput& in, const Logits& logits) {
   if (in.B < 1 || in.T < 1 || in.V < 1)
     throw InputError("logits", "must have shape [B][T][V] with B, T, V >= 1");
-  if (in.logits.size() != static_cast<size_t>(in.B) * in.T * in.V)
+  if (logits.size() != static_cast<size_t>(in.B) * in.T * in.V)
     throw InputError("logits", "has the wrong number of values for [B][T][V]");
   if (in.labels.size() != static_cast<size_t>(in.B) * in.T)
     throw InputError("labels", "must have shape [B][T] matching logits");
-  // One branch-free pass over the exponent bits (all ones: inf or NaN); the message needs a second.
-  bool any_not_finite = false;
-  for (double x : in.logits) {
-    std::uint64_t bits;
-    std::memcpy(&bits, &x, sizeof bits);  // std::bit_cast is missing from Emscripten 3.1.6's libc++
-    any_not_finite |= (bits & kExponentBits) == kExponentBits;
-  }
-  if (any_not_finite)
-    for (size_t i = 0; i < in.logits.size(); ++i) {
-      const double x = in.logits[i];
+  // The message needs a second pass, over the values.
+  if (logits.any_not_finite())
+    for (size_t i = 0; i < logits.size(); ++i) {
+      const double x = logits.at(i);
       if (!std::isfinite(x))
         throw InputError("logits" + idx(static_cast<int>(i / in.V / in.T), static_cast<int>(i / in.V % in.T)) + "[" +
                              std::to_string(i % in.V) + "]",
@@ -77,9 +115,7 @@ void validate(const LossInput& in) {
 // Writes x - m into `shifted` (V values) and returns log z; the exps are summed in order
 // v = 0, 1, ....
 double shifted_log_z(const double* row, int V, double* shifted) {
-  double m = row[0];
-  for (int v = 1; v < V; ++v) m = std::max(m, row[v]);
-  for (int v = 0; v < V; ++v) shifted[v] = row[v] - m;
+  shift_row(row, row_max(row, V), shifted, V);
   return std::log(exp_sum(shifted, V));
 }
 
@@ -87,12 +123,6 @@ double shifted_log_z(const double* row, int V, double* shifted) {
 void log_softmax(const double* row, int V, double* logp) {
   const double log_z = shifted_log_z(row, V, logp);
   for (int v = 0; v < V; ++v) logp[v] -= log_z;
-}
-
-// -log softmax(row)[target] alone: the forward pass needs no other entry.
-double token_nll(const double* row, int V, int target, double* shifted) {
-  const double log_z = shifted_log_z(row, V, shifted);
-  return -(shifted[target] - log_z);
 }
 
 // "logits[b][t]" of the first token whose loss is not a finite double, or "" if none.
@@ -131,26 +161,28 @@ double upstream_weight(const LossInput& in, const LossResult& r, int b, bool kep
 //   gather backward writes -w at labels.clamp(min=0) for every position it covers;
 //   log_softmax backward: g_in = g - softmax * sum(g).
 // Then counts NaN/inf entries and, when all are finite, the max and the L2 norm.
-void backward(const LossInput& in, LossResult& r) {
+// r.gradient holds, in each scored row, the log-softmax the forward pass computed.
+void backward(const LossInput& in, const Logits& logits, LossResult& r) {
   const int B = in.B, T = in.T, V = in.V;
   const bool gather = in.per_token_loss == PerTokenLoss::LogSoftmaxGather;
-  // A hand-written loss slices logits[:, :-1] against labels[:, 1:]: the last logit is not in it.
+  // A hand-written loss slices logits[:, :-1] against labels[:, 1:]: the last logit is not in it
+  // (nor is a target there: every scored row is covered).
   const int covered = gather && in.shift ? T - 1 : T;
-  r.gradient.assign(static_cast<size_t>(B) * T * V, 0.0);
-  std::vector<double> logp(V), g(V), exps(V);
+  std::vector<double> g(V), exps(V), widened(V);
   for (int b = 0; b < B; ++b)
     for (int t = 0; t < covered; ++t) {
       const int y = r.targets[static_cast<size_t>(b) * T + t];
       const bool kept = y != in.ignore_index;
       if (!gather && !kept) continue;
       const size_t bt = static_cast<size_t>(b) * T + t;
-      log_softmax(&in.logits[bt * V], V, logp.data());
+      double* out = &r.gradient[bt * V];
+      // An ignored row the gather still reaches: the forward pass skipped it.
+      if (!kept) log_softmax(logits.row(bt * V, V, widened.data()), V, out);
       std::fill(g.begin(), g.end(), 0.0);
       g[kept ? y : std::max(y, 0)] = -upstream_weight(in, r, b, kept);
       double total = 0;
       for (int v = 0; v < V; ++v) total += g[v];
-      double* out = &r.gradient[bt * V];
-      exp_row(logp.data(), exps.data(), V);  // the softmax, as exp(log_softmax)
+      exp_row(out, exps.data(), V);  // the softmax, as exp(log_softmax)
       for (int v = 0; v < V; ++v) out[v] = g[v] - exps[v] * total;
     }
 
@@ -192,14 +224,18 @@ int target_at(const LossInput& in, int b, int t) {
 }
 
 LossResult cross_entropy(const LossInput& in) {
-  validate(in);
+  const Logits logits(in);
+  validate(in, logits);
   const int B = in.B, T = in.T, V = in.V;
   LossResult r;
   r.per_token.assign(static_cast<size_t>(B) * T, 0.0);
   r.targets.assign(static_cast<size_t>(B) * T, in.ignore_index);
   r.per_example_loss.assign(B, std::nullopt);
   r.per_example_targets.assign(B, 0);
-  std::vector<double> row_sum(B, 0.0), logp(V);
+  std::vector<double> row_sum(B, 0.0), shifted(V), widened(V);
+  // With a gradient asked, each scored row's log-softmax (shifted - log z, as log_softmax gives)
+  // is left in r.gradient for the backward pass, so a row's max and exp sum are computed once.
+  if (in.gradient) r.gradient.assign(logits.size(), 0.0);
 
   for (int b = 0; b < B; ++b)
     for (int t = 0; t < T; ++t) {
@@ -207,7 +243,11 @@ LossResult cross_entropy(const LossInput& in) {
       const size_t bt = static_cast<size_t>(b) * T + t;
       r.targets[bt] = y;
       if (y == in.ignore_index) continue;
-      const double nll = token_nll(&in.logits[bt * V], V, y, logp.data());
+      // -log softmax(row)[y]: the loss needs no other entry.
+      const double log_z = shifted_log_z(logits.row(bt * V, V, widened.data()), V, shifted.data());
+      const double nll = -(shifted[y] - log_z);
+      if (in.gradient)
+        for (int v = 0; v < V; ++v) r.gradient[bt * V + v] = shifted[v] - log_z;
       r.per_token[bt] = nll;
       row_sum[b] += nll;
       ++r.per_example_targets[b];
@@ -279,7 +319,7 @@ LossResult cross_entropy(const LossInput& in) {
   if (r.loss)
     for (int b = 0; b < B; ++b) r.per_example_token_weight[b] = upstream_weight(in, r, b, true);
 
-  if (in.gradient) backward(in, r);
+  if (in.gradient) backward(in, logits, r);
   return r;
 }
 

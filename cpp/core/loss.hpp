@@ -11,6 +11,7 @@
 // gradients; a loss beyond the double range is no loss, with the reason (PyTorch would give inf).
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,9 +37,19 @@ enum class PerTokenLoss {
                     // ignored positions, which only the multiplication by keep hides
 };
 
+// Logits the caller lends for one call instead of copying them into LossInput::logits: the
+// typed-array path's buffer (float64, or float32 widened a row at a time), read, never kept.
+struct BorrowedLogits {
+  const double* f64 = nullptr;  // at most one of f64 and f32 is set
+  const float* f32 = nullptr;
+  std::size_t size = 0;
+  bool empty() const { return f64 == nullptr && f32 == nullptr; }
+};
+
 struct LossInput {
   int B = 0, T = 0, V = 0;
-  std::vector<double> logits;  // [B,T,V]
+  std::vector<double> logits;  // [B,T,V]; empty when `borrowed` holds them
+  BorrowedLogits borrowed;     // [B,T,V] (typed path); the maths is the same either way
   std::vector<int> labels;     // [B,T] unshifted, aligned with input_ids; ignore_index = not scored
   bool shift = true;           // score logits[t] against labels[t+1], like ForCausalLMLoss
   int ignore_index = kIgnoreIndex;

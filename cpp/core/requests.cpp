@@ -115,6 +115,7 @@ LossInput loss_from_tensors(const ObjectReader& r, LossTensors&& t) {
   in.T = t.T;
   in.V = t.V;
   in.logits = std::move(t.logits);
+  in.borrowed = t.borrowed;
   in.labels = std::move(t.labels);
   return in;
 }

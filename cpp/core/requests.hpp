@@ -29,6 +29,7 @@ struct LossTensors {
   int B = 0, T = 0, V = 0;
   std::vector<double> logits;  // [B,T,V]
   std::vector<int> labels;     // [B,T]
+  BorrowedLogits borrowed;     // [B,T,V] instead of `logits`: the caller's buffer, not copied
 };
 CollateRequest decode_collate(const Json& request, std::vector<Feature>* features);
 LossInput decode_loss(const Json& request, LossTensors* tensors);

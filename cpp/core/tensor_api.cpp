@@ -125,16 +125,13 @@ Json run_loss(const Json& options, const Inputs& in, std::vector<TensorOut>& out
   if (labels.shape[0] != t.B || labels.shape[1] != t.T)
     throw InputError("labels", "has shape " + shape_of(labels.shape) + " but logits has [" + std::to_string(t.B) + "][" +
                                    std::to_string(t.T) + "]");
-  // The shape is bounded before a value is copied.
+  // The shape is bounded before a value is read. The loss reads the caller's buffer in place
+  // (float32 widened a row at a time) instead of a double copy of all B × T × V values.
   limit_request("logits", "values (B × T × V = " + shape_text({t.B, t.T, t.V}) + ")", product({t.B, t.T, t.V}),
                 kMaxLossValues);
-  if (logits.dtype == DType::Float32) {
-    const auto* p = static_cast<const float*>(logits.data);
-    t.logits.assign(p, p + logits.count);
-  } else {
-    const auto* p = static_cast<const double*>(logits.data);
-    t.logits.assign(p, p + logits.count);
-  }
+  t.borrowed.size = logits.count;
+  if (logits.dtype == DType::Float32) t.borrowed.f32 = static_cast<const float*>(logits.data);
+  else t.borrowed.f64 = static_cast<const double*>(logits.data);
   t.labels = ints(labels);
 
   LossInput input = decode_loss(options, &t);

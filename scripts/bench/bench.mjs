@@ -16,6 +16,7 @@
 // Figures only, no assertions (tests/node/limits.test.mjs asserts the outcomes).
 //
 //   node scripts/bench/bench.mjs [ITERATIONS]     (scripts/bench.sh builds first)
+//   node scripts/bench/bench.mjs --speed [ITERATIONS]   sections 1 and 2 only (seconds, not minutes)
 
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -36,9 +37,10 @@ const MODULES = [
 const benchPath = join(root, 'build', 'native', 'masklab_bench');
 const cliPath = join(root, 'build', 'native', 'masklab');
 
-const iterations = Number(process.argv[2] ?? 20);
+const speedOnly = process.argv[2] === '--speed';
+const iterations = Number(process.argv[speedOnly ? 3 : 2] ?? 20);
 if (!Number.isInteger(iterations) || iterations < 1) {
-  console.error('usage: node scripts/bench/bench.mjs [ITERATIONS >= 1]');
+  console.error('usage: node scripts/bench/bench.mjs [--speed] [ITERATIONS >= 1]');
   process.exit(2);
 }
 
@@ -126,6 +128,7 @@ row('wasm, typed path (from JS)', wasmTypedCollate, wasmTypedLoss);
 const float32Loss = { ...typedLoss, logits: Float32Array.from(typedLoss.logits) };
 const wasmTypedLoss32 = cpuMs(() => { for (let i = 0; i < typedRuns; i++) core.typed.loss(float32Loss); }).ms / typedRuns;
 row('wasm, typed path, float32', wasmTypedCollate, wasmTypedLoss32);
+if (speedOnly) process.exit(0);
 
 // --- 3. doctor -----------------------------------------------------------------------------
 // The batch doctor: the page hands its paste to core.doctor(text, options) as it is; the CLI does

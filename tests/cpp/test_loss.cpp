@@ -7,7 +7,9 @@
 // formulas are compared with doctest::Approx at relative epsilon 1e-12 unless stated.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
@@ -531,4 +533,47 @@ TEST_CASE("per_example_token_weight is absent when the loss is undefined (an emp
   LossResult r = cross_entropy(in);
   CHECK_FALSE(r.per_example_token_weight[0].has_value());
   CHECK_FALSE(r.per_example_token_weight[1].has_value());
+}
+
+TEST_CASE("gradient: the log-softmax kept from the forward pass gives the bits a fresh log_softmax per row gives") {
+  // cross_entropy computes each scored row's max, shifted logits and log z once and reuses them
+  // in the backward pass. Reference: the rule written out per row, from scratch, as autograd's
+  // log_softmax backward reads it: g - exp(log_softmax(x)) * sum(g). Compared bit for bit (0 and
+  // -0 apart), over both per-token losses; the gather also reaches ignored rows, which the
+  // forward pass skipped. Rows include a max of -0 next to 0 and logits far below the max.
+  const int B = 2, T = 5, V = 7;
+  std::vector<double> logits = wiggly_logits(B * T * V);
+  for (int v = 0; v < V; ++v) logits[3 * V + v] = v == 1 ? -0.0 : (v == 4 ? 0.0 : -3.0 - v);  // max -0, then 0
+  logits[6 * V + 2] = -900;  // exp underflows to 0 in row 6
+  const std::vector<int> labels = {-100, 3, 0, 6, -100, -100, 1, -100, 4, 2};
+  for (PerTokenLoss source : {PerTokenLoss::CrossEntropy, PerTokenLoss::LogSoftmaxGather}) {
+    LossInput in = loss_input(B, T, V, logits, labels);
+    in.reduction = Reduction::PerExampleMean;
+    in.per_token_loss = source;
+    in.gradient = true;
+    const LossResult r = cross_entropy(in);
+    REQUIRE(r.gradient.size() == logits.size());
+    REQUIRE(r.per_example_targets == std::vector<int>{3, 3});
+    const bool gather = source == PerTokenLoss::LogSoftmaxGather;
+    std::vector<double> expected(logits.size(), 0.0);
+    for (int b = 0; b < B; ++b)
+      for (int t = 0; t < (gather ? T - 1 : T); ++t) {
+        const int y = target_at(in, b, t);
+        if (!gather && y == -100) continue;
+        const double* x = &logits[(b * T + t) * V];
+        double m = x[0], z = 0, total = 0;
+        for (int v = 1; v < V; ++v) m = std::max(m, x[v]);
+        for (int v = 0; v < V; ++v) z += std::exp(x[v] - m);
+        std::vector<double> g(V, 0.0);
+        // per_example_mean's upstream: (1 / (B n_b)) * keep
+        g[std::max(y, 0)] = -((1.0 / (static_cast<double>(B) * 3)) * (y == -100 ? 0.0 : 1.0));
+        for (int v = 0; v < V; ++v) total += g[v];
+        for (int v = 0; v < V; ++v) expected[(b * T + t) * V + v] = g[v] - std::exp((x[v] - m) - std::log(z)) * total;
+      }
+    CAPTURE(gather);
+    for (size_t i = 0; i < expected.size(); ++i) {
+      CAPTURE(i);
+      CHECK(std::memcmp(&r.gradient[i], &expected[i], sizeof(double)) == 0);
+    }
+  }
 }

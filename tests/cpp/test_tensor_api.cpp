@@ -126,6 +126,53 @@ TEST_CASE("loss: without targets the gradient is exact zeros, as autograd gives;
   for (const TensorOut& t : nan.tensors) CHECK(t.name != "gradient");
 }
 
+TEST_CASE("loss: logits read in place (float64) or widened a row at a time (float32) give the JSON path's bits") {
+  // The typed path lends the caller's buffer to the loss instead of copying it. Every option set
+  // below (the gather loss reaches ignored rows too) must give the JSON path's per-token losses
+  // and gradient bit for bit, and leave the caller's buffer as it was.
+  const int B = 2, T = 4, V = 9;
+  std::vector<double> logits(B * T * V);
+  for (size_t i = 0; i < logits.size(); ++i) logits[i] = static_cast<float>(std::sin(0.7 * i) * 3 - 0.01 * i);
+  const std::vector<float> narrow(logits.begin(), logits.end());  // exact: the values are floats
+  const std::vector<std::int32_t> labels = {-100, 2, 8, 0, 5, -100, 1, -100};
+  std::string nested = "[";
+  for (int b = 0; b < B; ++b) {
+    nested += b ? ",[" : "[";
+    for (int t = 0; t < T; ++t) {
+      nested += t ? ",[" : "[";
+      for (int v = 0; v < V; ++v) nested += (v ? "," : "") + format_number(logits[(b * T + t) * V + v]);
+      nested += "]";
+    }
+    nested += "]";
+  }
+  nested += "]";
+  for (const char* options : {R"("reduction": "sum", "gradient": true)", R"("reduction": "mean", "gradient": true)",
+                              R"("reduction": "masked_mean", "per_token_loss": "log_softmax_gather", "gradient": true)",
+                              R"("reduction": "none", "shift": false)"}) {
+    CAPTURE(options);
+    const Json reference = json_answer(
+        "loss", "{\"logits\": " + nested + ", \"labels\": [[-100, 2, 8, 0], [5, -100, 1, -100]], " + options + "}");
+    const std::vector<double> before = logits;
+    TensorAnswer wide = run_tensor_command("loss", std::string("{") + options + "}",
+                                           {f64("logits", logits, {B, T, V}), i32("labels", labels, {B, T})});
+    TensorAnswer thin = run_tensor_command("loss", std::string("{") + options + "}",
+                                           {f32("logits", narrow, {B, T, V}), i32("labels", labels, {B, T})});
+    REQUIRE(wide.answer.ok);
+    REQUIRE(thin.answer.ok);
+    CHECK(logits == before);
+    const std::vector<double> per_token = numbers(*reference.find("per_token"));
+    CHECK(tensor(wide, "per_token").f64 == per_token);
+    CHECK(tensor(thin, "per_token").f64 == per_token);
+    CHECK(parse_json(wide.answer.json).find("sum")->as_number() == reference.find("sum")->as_number());
+    CHECK(parse_json(thin.answer.json).find("sum")->as_number() == reference.find("sum")->as_number());
+    if (const Json* g = reference.find("gradient")) {
+      const std::vector<double> gradient = numbers(*g);
+      CHECK(tensor(wide, "gradient").f64 == gradient);
+      CHECK(tensor(thin, "gradient").f32 == std::vector<float>(gradient.begin(), gradient.end()));
+    }
+  }
+}
+
 TEST_CASE("loss: bad tensors and options are refused with the field named, as on the JSON path") {
   const std::vector<double> logits = {0, 0, 0, 0};
   const std::vector<std::int32_t> labels = {0, 1};

@@ -104,6 +104,52 @@ test('core.typed.loss: per-token losses and gradient equal the native CLI bit fo
   assert.equal(typed.sum, native.sum);
 });
 
+// The loss reads the caller's float64 buffer in place and widens float32 a row at a time; in wasm
+// it takes each row's max two lanes at a time (f64x2.pmax, with a max of 0 or -0 redone by the
+// plain loop) and keeps the forward pass's log-softmax for the gradient. None of that may change
+// a bit: the CLI, which runs the plain loops natively, must agree exactly, in the built-in loss
+// and in the hand-written gather (which also reaches ignored rows), for V below, at and above
+// the two-lane width, odd and even.
+test('core.typed.loss: float32 and float64 logits, zero maxima and the gather loss equal the native CLI bit for bit', async () => {
+  const core = await loadWasmCore();
+  for (const V of [1, 2, 3, 5, 13, 64]) {
+    const [B, T] = [2, 6];
+    const logits = new Float64Array(B * T * V);
+    for (let row = 0; row < B * T; row++)
+      for (let v = 0; v < V; v++) {
+        const k = (row * 29 + v * 13) % 53;
+        logits[row * V + v] = Math.fround([
+          () => (k - 26) / 3.7,                        // ordinary
+          () => (v === 1 ? -0 : v === V - 1 ? 0 : -1 - k / 8), // max -0 first, then 0
+          () => (v % 2 ? 0 : -k),                       // max +0 first
+          () => k * 1.5 - 700,                          // far below the max: |x - m| >= 512
+        ][row % 4]());
+      }
+    const labels = Int32Array.from({ length: B * T }, (_, i) => (i % 4 === 1 ? -100 : (i * 5) % V));
+    const nest = (flat, n) => Array.from({ length: flat.length / n }, (_, i) => Array.from(flat.subarray(i * n, i * n + n)));
+    for (const options of [
+      { reduction: 'sum', gradient: true },
+      { reduction: 'masked_mean', per_token_loss: 'log_softmax_gather', gradient: true },
+    ]) {
+      const cli = runCli('loss', { logits: nest(logits, T * V).map((rows) => nest(Float64Array.from(rows), V)), labels: nest(labels, T), ...options });
+      assert.equal(cli.status, 0, cli.stderr);
+      const native = JSON.parse(cli.stdout);
+      const what = `V=${V} ${JSON.stringify(options)}`;
+      for (const array of [logits, Float32Array.from(logits)]) {
+        const before = array.slice();
+        const typed = core.typed.loss({ logits: array, labels, shape: [B, T, V], ...options });
+        assert.equal(typed.error, undefined, JSON.stringify(typed.error));
+        // JSON has one zero: -0 reads back as 0 (V = 1 gives a loss of -0).
+        const json = (values) => Array.from(values, (x) => x + 0);
+        assert.deepEqual(json(typed.per_token), json(native.per_token.flat()), what);
+        assert.deepEqual(json(typed.gradient), json(array.constructor.from(native.gradient.flat(2))), what);
+        assert.equal(typed.sum, native.sum, what);
+        assert.deepEqual(array, before, 'the caller\'s logits are read, never written');
+      }
+    }
+  }
+});
+
 test('core.typed.loss refuses mismatched buffers with the field named, before the core is called', async () => {
   const core = await loadWasmCore();
   const base = { logits: new Float64Array(4), labels: new Int32Array(2), shape: [1, 2, 2] };
