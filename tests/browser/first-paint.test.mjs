@@ -7,7 +7,8 @@
 //     about — a broken link is served to show the check sees it);
 //   - a keyboard user tabbing through a page reaches its lazily built embed panel;
 //   - what a page's ready waits for is asked for at once: the exercise's chunk before any frame,
-//     the doctor's first diagnosis without the model-family list.
+//     the doctor’s first diagnosis without the model-family list;
+//   - the frame every page shares is one script (fewer requests before a page can run).
 // Timings are not asserted here (they belong to `npm run bench`): only what makes them possible.
 
 import assert from 'node:assert/strict';
@@ -185,3 +186,20 @@ test('doctor.html: the first diagnosis does not wait for the family list', async
     await page.close();
   }
 });
+
+// The frame every page shares (vite.config.js, FRAME_MODULES) arrives as one script: a page asks
+// for a handful of scripts, not 12–17 in three waves over HTTP/1.1's six connections.
+const FRAME_PARTS = /\/(dom|embed|page|later|share-later|url-state|format|site-pages|preload-helper)-[\w-]{8}\.js$/;
+for (const spec of PAGES) {
+  test(`${spec.path}: the site's frame is one script, requested once`, async () => {
+    const { page, problems, requests } = await load(spec.path);
+    try {
+      const scripts = requests.filter((r) => r.type === 'script').map((r) => new URL(r.url).pathname);
+      assert.deepEqual(scripts.filter((s) => FRAME_PARTS.test(s)), [], 'no part of the frame is a file of its own');
+      assert.equal(scripts.filter((s) => /\/frame-[\w-]{8}\.js$/.test(s)).length, 1, `the frame chunk, once (${scripts.join(', ')})`);
+      assert.deepEqual(problems, []);
+    } finally {
+      await page.close();
+    }
+  });
+}
