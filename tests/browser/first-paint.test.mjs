@@ -5,7 +5,10 @@
 //   - each wasm module a page loads at once is preloaded from the HTML and that preload is the
 //     one request for it (a preload the glue's fetch cannot reuse is fetched twice and warned
 //     about — a broken link is served to show the check sees it);
-//   - a keyboard user tabbing through a page reaches its lazily built embed panel.
+//   - a keyboard user tabbing through a page reaches its lazily built embed panel;
+//   - what a page's ready waits for is asked for at once: the exercise's chunk before any frame,
+//     the doctor’s first diagnosis without the model-family list;
+//   - the frame every page shares is one script (fewer requests before a page can run).
 // Timings are not asserted here (they belong to `npm run bench`): only what makes them possible.
 
 import assert from 'node:assert/strict';
@@ -135,6 +138,65 @@ for (const path of ['train.html', 'doctor.html?example=pad-to-max-all-ones']) {
       }
       assert.ok(reached, 'focus got into the embed panel');
       assert.match(await page.evaluate(() => document.activeElement.textContent + document.activeElement.getAttribute('aria-label')), /\S/);
+      assert.deepEqual(problems, []);
+    } finally {
+      await page.close();
+    }
+  });
+}
+
+// The exercise's own chunk (its passage) is requested while the page starts, beside the core,
+// not after the first frame: with frames held back (requestAnimationFrame never calls back) the
+// request is still made. Before, the page asked for it only after a painted frame.
+test('exercise.html: the exercise is requested at once, without waiting for a frame', async () => {
+  const chunk = new RegExp(`/${FIRST_EXERCISE}-[\\w-]+\\.js$`);
+  let requested;
+  const { page } = await suite.open(`exercise.html?ex=${FIRST_EXERCISE}`, {
+    prepare: async (p) => {
+      requested = p.waitForRequest((request) => chunk.test(request.url()), { timeout: 20_000 });
+      requested.catch(() => {});
+      await p.addInitScript(() => {
+        window.requestAnimationFrame = () => 0;
+      });
+    },
+  });
+  try {
+    await requested;
+  } finally {
+    await page.close();
+  }
+});
+
+// The doctor's first diagnosis does not wait for the model-family list (two lazy chunks): with
+// that list held back, the example is diagnosed; once it arrives, the family select appears.
+test('doctor.html: the first diagnosis does not wait for the family list', async () => {
+  const held = [];
+  const { page, problems } = await suite.open('doctor.html?example=pad-to-max-all-ones', {
+    prepare: (p) => p.route(/\/families-[\w-]+\.js$/, (route) => held.push(route)),
+  });
+  try {
+    await page.waitForSelector('body[data-state="ready"] #findings > li', { timeout: 20_000 });
+    assert.ok(held.length > 0, 'the family list was asked for and held back');
+    assert.equal(await page.locator('#family-control').isVisible(), false, 'no family select before its list');
+    for (const route of held) await route.continue();
+    await page.waitForSelector('#family-control:not([hidden]) #family option', { state: 'attached', timeout: 20_000 });
+    assert.equal(await page.locator('#family').inputValue(), '', 'ids only, as the link asked');
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+  }
+});
+
+// The frame every page shares (vite.config.js, FRAME_MODULES) arrives as one script: a page asks
+// for a handful of scripts, not 12–17 in three waves over HTTP/1.1's six connections.
+const FRAME_PARTS = /\/(dom|embed|page|later|share-later|url-state|format|site-pages|preload-helper)-[\w-]{8}\.js$/;
+for (const spec of PAGES) {
+  test(`${spec.path}: the site's frame is one script, requested once`, async () => {
+    const { page, problems, requests } = await load(spec.path);
+    try {
+      const scripts = requests.filter((r) => r.type === 'script').map((r) => new URL(r.url).pathname);
+      assert.deepEqual(scripts.filter((s) => FRAME_PARTS.test(s)), [], 'no part of the frame is a file of its own');
+      assert.equal(scripts.filter((s) => /\/frame-[\w-]{8}\.js$/.test(s)).length, 1, `the frame chunk, once (${scripts.join(', ')})`);
       assert.deepEqual(problems, []);
     } finally {
       await page.close();

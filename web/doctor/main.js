@@ -496,7 +496,10 @@ try {
   status.classList.add('error-box');
 }
 if (core) {
-  await setUpFamilies(familyList);
+  // The family list (two lazy chunks) fills its select whenever it arrives; the first diagnosis
+  // waits for it only when the link asks for a family, whose token strings the grid then shows.
+  const families = setUpFamilies(familyList);
+  if (state.family) await families;
   const linked = new URLSearchParams(location.search);
   const keepOptions = ['pad', 'eos', 'eot', 'model', 'pc'].some((key) => linked.has(key));
   if (!state.text && state.ex) await loadExample(state.ex, { announce: false, keepOptions });

@@ -88,6 +88,9 @@ const TEXT = {
 const { embedded } = initPage({ widget: 'exercise' });
 const corePromise = loadCore();
 corePromise.catch(() => {}); // reported by the "See it break" panel; never an unhandled rejection
+// The exercise's own chunk is asked for now, beside the core, not after the first frame: main()
+// imports it again (the same request) and reports a failure itself.
+loadExercise(EXERCISE_STATE.read().state.ex).catch(() => {});
 
 const announcer = liveRegion();
 document.body.append(announcer);
