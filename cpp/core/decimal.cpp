@@ -4,6 +4,7 @@
 // half-way to a candidate double's neighbours.
 #include "decimal.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 
@@ -203,6 +204,37 @@ std::size_t print_g(char* buf, double x, int precision) {
   }
   *out = '\0';
   return static_cast<std::size_t>(out - buf);
+}
+
+std::string print_f(double x, int decimals) {
+  std::string out = std::signbit(x) ? "-" : "";
+  x = std::fabs(x);
+  if (std::isnan(x)) return out + "nan";
+  if (std::isinf(x)) return out + "inf";
+  // The value times 10^decimals, rounded to an integer: its digits are the exact expansion's
+  // first `kept` digits, then the rounding looks at the rest.
+  std::string scaled;
+  char next = '0';
+  bool rest = false;
+  if (x != 0) {
+    const Binary b = binary_of(x);
+    Expansion exact;
+    expand(b.m, b.e, exact);
+    const int kept = exact.point + decimals;
+    for (int i = 0; i < kept; ++i) scaled += i < exact.size ? exact.digits[i] : '0';
+    if (kept >= 0 && kept < exact.size) next = exact.digits[kept];
+    for (int i = kept < 0 ? 0 : kept + 1; i < exact.size && !rest; ++i) rest = exact.digits[i] != '0';
+  }
+  const bool odd = !scaled.empty() && (scaled.back() - '0') % 2 == 1;
+  if (next > '5' || (next == '5' && (rest || odd))) {
+    int i = static_cast<int>(scaled.size()) - 1;
+    while (i >= 0 && scaled[i] == '9') scaled[i--] = '0';
+    if (i >= 0) ++scaled[i];
+    else scaled.insert(scaled.begin(), '1');
+  }
+  if (scaled.size() < static_cast<std::size_t>(decimals) + 1) scaled.insert(0, decimals + 1 - scaled.size(), '0');
+  if (decimals > 0) scaled.insert(scaled.end() - decimals, '.');
+  return out + scaled;
 }
 
 double parse(const char* text, std::size_t size) {

@@ -9,12 +9,17 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 
 namespace masklab::decimal {
 
 // printf's "%.<precision>g" of a finite x (1 <= precision <= 17), rounded to nearest, ties to
 // even on the exact value; writes at most 31 bytes and a NUL into buf, returns the length.
 std::size_t print_g(char* buf, double x, int precision);
+
+// printf's "%.<decimals>f" of x (0 <= decimals <= 17): rounded to nearest, ties to even on the
+// exact value; "-" for any negative x (also "-0.0"); "inf" / "nan" with their sign.
+std::string print_f(double x, int decimals);
 
 // The double nearest to `text` (JSON number grammar: -?digits[.digits][(e|E)[+-]digits]), ties to
 // even; ±infinity when it is beyond the largest double, ±0 below the smallest — as strtod.

@@ -11,6 +11,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <random>
@@ -84,5 +85,27 @@ TEST_CASE("print_g and parse agree with the standard library on random doubles")
     REQUIRE(ec == std::errc());
     *end = '\0';
     REQUIRE(same_bits(parse(text), std::strtod(text, nullptr)));
+  }
+}
+
+TEST_CASE("print_f is printf's %.Nf: the exact value rounded, ties to even, the sign kept") {
+  using masklab::decimal::print_f;
+  CHECK(print_f(45.55, 1) == "45.5");  // 45.55 is stored as 45.5499999999999971578…
+  CHECK(print_f(0.05, 1) == "0.1");    // and 0.05 as 0.05000000000000000277…
+  CHECK(print_f(0.125, 2) == "0.12");  // an exact tie goes to the even digit
+  CHECK(print_f(2.5, 0) == "2");
+  CHECK(print_f(99.96, 1) == "100.0");
+  CHECK(print_f(-0.01, 1) == "-0.0");
+  CHECK(print_f(0.0, 4) == "0.0000");
+  CHECK(print_f(-HUGE_VAL, 1) == "-inf");
+  std::mt19937_64 random(7);
+  std::uniform_real_distribution<double> share(0.0, 1.0);
+  for (int i = 0; i < 20000; ++i) {
+    const double x = i % 2 ? share(random) * 100 : std::ldexp(share(random), static_cast<int>(random() % 80) - 40);
+    for (int decimals : {0, 1, 4, 6}) {
+      char expected[400];
+      std::snprintf(expected, sizeof expected, "%.*f", decimals, x);
+      REQUIRE(print_f(x, decimals) == expected);
+    }
   }
 }
