@@ -7,6 +7,7 @@
 #include <cmath>
 #include <string_view>
 
+#include "decimal.hpp"
 #include "input_error.hpp"
 
 namespace masklab {
@@ -92,8 +93,9 @@ std::vector<int> fill_grid(const DoctorBatch& d, const PastedField& f, int absen
   for (int b = 0; b < d.B; ++b)
     for (int t = 0; t < d.length[b]; ++t, ++i) {
       const double x = f.values[i];
+      // print_f(x, 6) is std::to_string(x) ("%f") without printf in the wasm module (decimal.hpp)
       if (const char* problem = accept(x))
-        refuse(f, cell_name(d, b, t) + " is " + (std::isnan(x) ? std::string("nan") : std::to_string(x)) + "; " + problem);
+        refuse(f, cell_name(d, b, t) + " is " + (std::isnan(x) ? std::string("nan") : decimal::print_f(x, 6)) + "; " + problem);
       out[d.at(b, t)] = static_cast<int>(x);
     }
   return out;

@@ -6,11 +6,11 @@
 //   zero-target-rows  rows the loss scores nothing in
 //   truncated-rows    full rows that do not end with an end token while others do
 #include <algorithm>
-#include <cstdio>
 #include <string>
 #include <tuple>
 
 #include "batch.hpp"
+#include "decimal.hpp"
 #include "doctor_checks.hpp"
 
 namespace masklab {
@@ -18,11 +18,8 @@ namespace masklab {
 namespace {
 
 // "45.5%" and "0.6789": figures quoted in messages are rounded; the figures keep every digit.
-std::string fixed(double x, int decimals) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.*f", decimals, x);
-  return text;
-}
+// (decimal.hpp rather than snprintf: printf's machinery would add ~10 KB to the doctor module.)
+std::string fixed(double x, int decimals) { return decimal::print_f(x, decimals); }
 std::string percent(double share) { return fixed(share * 100, 1) + "%"; }
 
 // The token-mean figures the pad findings quote: targets at pads, the dilution factor.

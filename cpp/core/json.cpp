@@ -2,6 +2,8 @@
 // json_parse.cpp.
 #include "json.hpp"
 
+#include "decimal.hpp"
+
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -144,7 +146,8 @@ std::string field_path(std::string_view parent, std::string_view key) {
 // ---------------------------------------------------------------------------------------------
 // Number text. std::to_chars where the standard library has it for doubles (libstdc++: exactly
 // printf's %.Pg, several times faster); Emscripten 3.1.6's libc++ 13 has only the integer
-// overloads, so the module prints with snprintf — the same correctly rounded digits.
+// overloads, so the module prints and reads back with decimal.hpp — the same correctly rounded
+// digits, without the ~25 KB that snprintf and strtod add to each wasm module.
 
 namespace {
 
@@ -156,7 +159,7 @@ size_t print_g(char* buf, double x, int precision) {
   *end = '\0';
   return static_cast<size_t>(end - buf);
 #else
-  return static_cast<size_t>(std::snprintf(buf, 32, "%.*g", precision, x));
+  return decimal::print_g(buf, x, precision);
 #endif
 }
 
@@ -166,8 +169,7 @@ bool reads_back(const char* text, size_t size, double x) {
   std::from_chars(text, text + size, y);
   return y == x;
 #else
-  (void)size;
-  return std::strtod(text, nullptr) == x;
+  return decimal::parse(text, size) == x;
 #endif
 }
 

@@ -17,6 +17,7 @@
 #include <cstring>
 #include <string>
 
+#include "decimal.hpp"
 #include "input_error.hpp"
 #include "json.hpp"
 #include "limits.hpp"
@@ -90,7 +91,7 @@ double to_double(const char* text, size_t size) {
   }
   return x;
 #else
-  return std::strtod(text, nullptr);  // the reader hands over NUL-terminated copies
+  return decimal::parse(text, size);  // correctly rounded, as strtod, without libc's strtod (decimal.hpp)
 #endif
 }
 

@@ -45,7 +45,7 @@ std::size_t max_request_values(std::string_view command);
 
 // Layer 3: shapes, per command. Besides the native ≤ 2 s / 512 MB, the answers a JSON request
 // may ask for are kept to what the WebAssembly module prints in a few seconds (it formats numbers
-// with snprintf, ~10x slower than native to_chars); bigger gradients go through the typed-array
+// with decimal.hpp's exact arithmetic, slower than native to_chars); bigger gradients go through the typed-array
 // path (tensor_api.hpp), which prints nothing.
 constexpr std::uint64_t kMaxLossValues = std::uint64_t{1} << 21;         // B·T·V logits (loss, accumulate)
 constexpr std::uint64_t kMaxGradientValues = std::uint64_t{1} << 19;     // B·T·V gradient numbers in a JSON answer

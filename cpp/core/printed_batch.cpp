@@ -10,6 +10,7 @@
 #include <limits>
 #include <utility>
 
+#include "decimal.hpp"
 #include "input_error.hpp"
 #include "limits.hpp"
 
@@ -639,12 +640,10 @@ class Reader {
       return negative ? -x : x;
     }
     f.floating = f.floating || is_float;
-    char buffer[64];
     const size_t length = pos_ - start;
-    if (length >= sizeof buffer) fail_at(start, "a number with more than 60 characters");
-    text_.copy(buffer, length, start);
-    buffer[length] = '\0';
-    return std::strtod(buffer, nullptr);
+    if (length >= 64) fail_at(start, "a number with more than 60 characters");
+    // strtod's answer, without libc's strtod in the wasm module (decimal.hpp)
+    return decimal::parse(text_.data() + start, length);
   }
 };
 
