@@ -5,6 +5,7 @@
 #   tokenizers   (node):          web/public/tokenizers/ from the set-up cache (scripts/chat/)
 #   content      (node):          web/generated/content/ from content/exercises/*.yaml
 # Incremental: re-running only rebuilds what changed. Does not install anything (see setup.sh).
+# The native tree builds beside the wasm tree (its output is shown when it ends).
 # --tests (scripts/test.sh): natively only what the tests run: the CLI, masklab_tests and
 # masklab_bench (tests/node/limits.test.mjs takes its limit cases from it); not the fuzz replay,
 # which test.sh runs from its sanitizer tree.
@@ -17,12 +18,26 @@ source scripts/lib/phase-time.sh
 
 EMSCRIPTEN_TOOLCHAIN=/usr/share/emscripten/cmake/Modules/Platform/Emscripten.cmake
 
-echo "build: native -> build/native"
-phase "build native"
-cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build/native -j2 --target "${native_targets[@]}"
+# The native and the wasm trees build side by side: each is a -j2 build, but each has stretches
+# where one core waits (the last unity batch, the links, emcc's single-threaded binaryen passes),
+# which the other tree fills (issue 11). The native build's output goes to a file, shown in one
+# piece when it ends, so the two builds' lines do not interleave.
+native_log=$(mktemp)
+native_pid=
+cleanup_native() {
+  # Its own process group (setsid), so a failed wasm build or Ctrl-C ends all of it.
+  [ -z "$native_pid" ] || kill -- -"$native_pid" 2>/dev/null || true
+  rm -f "$native_log"
+}
+trap cleanup_native EXIT
+setsid bash -c 'set -euo pipefail; source scripts/lib/phase-time.sh
+  phase "build native"
+  cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build build/native -j2 --target "$@"
+  phase_end' native "${native_targets[@]}" >"$native_log" 2>&1 &
+native_pid=$!
 
-echo "build: wasm -> web/generated/masklab_{core,chat,doctor,train}.{mjs,wasm}"
+echo "build: wasm -> web/generated/masklab_{core,chat,doctor,train}.{mjs,wasm} (native -> build/native beside it)"
 phase "build wasm"
 cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release -DCMAKE_TOOLCHAIN_FILE="$EMSCRIPTEN_TOOLCHAIN" >/dev/null
 cmake --build build/wasm -j2
@@ -38,3 +53,14 @@ echo "build: content -> web/generated/content/"
 phase "build content"
 node scripts/content/build-content.mjs
 phase_end
+
+# Its own "time:" line (in its log) has its wall and CPU time; CPU this shell collects here.
+native_status=0
+wait "$native_pid" || native_status=$?
+native_pid=
+echo "build: native -> build/native"
+cat "$native_log"
+if [ "$native_status" != 0 ]; then
+  echo "build: the native build failed (build/native, exit status $native_status)" >&2
+  exit 1
+fi

@@ -2,12 +2,16 @@
 # previous one, `phase_end` ends the last. Each ended phase prints one line: wall time, the CPU
 # time (user+sys) of the commands it ran, and the 1-minute load average at its end. The machine may
 # be shared, so wall time alone says little: CPU time is what a dedicated 2-core machine will see.
-# CPU time comes from this shell's reaped children (/proc/self/stat cutime + cstime), so it counts
-# every process the phase waited for, Chromium and compilers included.
+# CPU time comes from this shell's reaped children (/proc/PID/stat cutime + cstime), so it counts
+# every process the phase waited for, Chromium and compilers included. PID is $BASHPID, not $$:
+# a ( subshell ) that times its own phases (the builds and test groups that run side by side)
+# counts its own children, not its parent's. Source this file again at the top of such a
+# subshell, so its "total" starts there.
 _phase_name=
-_phase_cpu() { # children's user+sys in clock ticks
+_phase_pid=$BASHPID
+_phase_cpu() { # children's user+sys in clock ticks; called as $(_phase_cpu), so not $BASHPID here
   local stat
-  stat=$(</proc/$$/stat)
+  stat=$(</proc/$_phase_pid/stat)
   stat=${stat##*) }  # fields after "(comm) "
   # shellcheck disable=SC2086
   set -- $stat
@@ -21,7 +25,7 @@ phase_end() {
   read -r load _ </proc/loadavg
   awk -v n="$_phase_name" -v w="$(awk -v a="$_phase_start" -v b="$end" 'BEGIN { print b - a }')" \
       -v c="$(( cpu - _phase_cpu0 ))" -v t="$(getconf CLK_TCK)" -v l="$load" \
-      'BEGIN { printf "time: %-28s wall %6.1f s  cpu %6.1f s  load %s\n", n, w, c / t, l }'
+      'BEGIN { printf "time: %-35s wall %6.1f s  cpu %6.1f s  load %s\n", n, w, c / t, l }'
   _phase_name=
 }
 phase() {
