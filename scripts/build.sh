@@ -27,34 +27,39 @@ native_pid=
 cleanup_native() {
   # Its own process group (setsid), so a failed wasm build or Ctrl-C ends all of it.
   [ -z "$native_pid" ] || kill -- -"$native_pid" 2>/dev/null || true
-  rm -f "$native_log"
+  rm -f "$native_log" "$native_log.cpu"
 }
 trap cleanup_native EXIT
 setsid bash -c 'set -euo pipefail; source scripts/lib/phase-time.sh
+  cpu_file=$1
+  shift
+  trap "phase_record_cpu \"\$cpu_file\"" EXIT
   phase "build native"
   cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build build/native -j2 --target "$@"
-  phase_end' native "${native_targets[@]}" >"$native_log" 2>&1 &
+  phase_end' native "$native_log.cpu" "${native_targets[@]}" >"$native_log" 2>&1 &
 native_pid=$!
+phase_background "$native_pid" "$native_log.cpu"
 
-echo "build: wasm -> web/generated/masklab_{core,chat,doctor,train}.{mjs,wasm} (native -> build/native beside it)"
 phase "build wasm"
+echo "build: wasm -> web/generated/masklab_{core,chat,doctor,train}.{mjs,wasm} (native -> build/native beside it)"
 cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release -DCMAKE_TOOLCHAIN_FILE="$EMSCRIPTEN_TOOLCHAIN" >/dev/null
 cmake --build build/wasm -j2
 
 # The chat page's tokenizer files, from the set-up cache into web/public/ (copied to dist/ by Vite).
-echo "build: tokenizer files -> web/public/tokenizers/"
 phase "build tokenizer files"
+echo "build: tokenizer files -> web/public/tokenizers/"
 node scripts/chat/stage-tokenizers.mjs
 
 # Content last: the compiler checks every exercise's claims against the wasm core just built,
 # so a content file and the core cannot disagree without the build saying where.
-echo "build: content -> web/generated/content/"
 phase "build content"
+echo "build: content -> web/generated/content/"
 node scripts/content/build-content.mjs
 phase_end
 
-# Its own "time:" line (in its log) has its wall and CPU time; CPU this shell collects here.
+# Its own "time:" line (in its log) has its wall and CPU time (not counted again in the phase
+# above that it ended during).
 native_status=0
 wait "$native_pid" || native_status=$?
 native_pid=

@@ -47,8 +47,8 @@ bash scripts/setup.sh
 phase "sanitize (start)"
 cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=Debug -DMASKLAB_SANITIZE=ON "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1" >/dev/null
 sanitize_shard='*/tests/cpp/test_training.cpp'
-# The background's "time:" lines are printed when it is waited for: its CPU time is also counted
-# in whichever phase below it ends during (the shell collects it then).
+# The background's "time:" lines are printed when it is waited for; its CPU time is not counted
+# again in the phase below that it ends during (phase_background), only in the total.
 # The doctest shards split the suite by source file (-sf / -sfe on the same pattern), so each
 # test case is in exactly one shard. The first is the file that trains models, about half of the
 # suite's time under the sanitizers (the limits tests are most of the other half); it runs in a
@@ -58,16 +58,19 @@ sanitize_shard='*/tests/cpp/test_training.cpp'
 setsid nice -n 10 bash -c 'set -euo pipefail; source scripts/lib/phase-time.sh
   export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
   shard=$1 counts=$2
+  trap "phase_record_cpu \"\$counts/sanitize.cpu\"" EXIT
   phase "sanitize build (background)"
   cmake --build build/sanitize -j2 --target masklab_tests masklab masklab_fuzz_replay
   phase_end
   (
     source scripts/lib/phase-time.sh
+    trap "phase_record_cpu \"\$counts/sanitize-1.cpu\"" EXIT
     phase "sanitize doctest 1/2 (background)"
     build/sanitize/masklab_tests --no-version=true -sf="$shard" >"$counts/doctest-sanitize-1.txt" 2>&1
     phase_end
   ) &
   first=$!
+  phase_background $first "$counts/sanitize-1.cpu"
   fail() { wait $first || true; exit 1; }
   phase "sanitize doctest 2/2 (background)"
   build/sanitize/masklab_tests --no-version=true -sfe="$shard" >"$counts/doctest-sanitize-2.txt" 2>&1 || fail
@@ -82,6 +85,7 @@ setsid nice -n 10 bash -c 'set -euo pipefail; source scripts/lib/phase-time.sh
   phase_end
   wait $first' sanitize "$sanitize_shard" "$counts" >"$counts/sanitize.log" 2>&1 &
 sanitize_pid=$!
+phase_background "$sanitize_pid" "$counts/sanitize.cpu"
 
 phase build
 bash scripts/build.sh --tests
