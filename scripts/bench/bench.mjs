@@ -4,7 +4,8 @@
 //      doctor (the doctor page) and train (the Train page's workers);
 //   2. collate + loss at B=8, T=512, V=64, natively and in wasm under node, on the JSON path
 //      (run_command: text in, text out) and on the typed-array path (tensor_api.hpp; in wasm from
-//      JS typed arrays through web/core/masklab.js, copies included);
+//      JS typed arrays through web/core/masklab.js, copies included: cold, i.e. the first calls
+//      after load, and warm, with how the warm time splits between the core and the JS boundary);
 //   3. the batch doctor on a 64 × 4096 batch printed in full (three tensors, ~5.6 MB of text),
 //      natively and in wasm (the doctor module's doctor(): the paste crosses as it is);
 //   4. per command, the largest request it accepts and one over a limit: natively through the
@@ -122,12 +123,73 @@ if (core.typed.collate(typedCollate).error || core.typed.loss(typedLoss).error) 
   process.exit(1);
 }
 const typedRuns = Math.max(iterations, 50);
-const wasmTypedCollate = cpuMs(() => { for (let i = 0; i < typedRuns; i++) core.typed.collate(typedCollate); }).ms / typedRuns;
-const wasmTypedLoss = cpuMs(() => { for (let i = 0; i < typedRuns; i++) core.typed.loss(typedLoss); }).ms / typedRuns;
-row('wasm, typed path (from JS)', wasmTypedCollate, wasmTypedLoss);
+const timeTyped = (face, request) => cpuMs(() => { for (let i = 0; i < typedRuns; i++) face(request); }).ms / typedRuns;
+// Cold: the first calls after the module loaded, while V8 still runs the new code in its baseline
+// compilers (Liftoff for wasm, Sparkplug for JS) and optimizes it on background threads, whose CPU
+// time counts here. A page pays this once; every later call of a training loop runs warm.
+row(`wasm, typed path, first ${typedRuns} calls`, timeTyped(core.typed.collate, typedCollate), timeTyped(core.typed.loss, typedLoss));
+// Warm: after 200 untimed calls of each and a 1 s pause, in which V8 finishes optimizing them on
+// its background threads (under load that takes seconds of wall time, not more calls): the
+// median of 5 batches of calls, 0.3 s apart (a batch that V8's late compiles or the neighbours
+// slowed is one of the two slowest, not the figure). Each call still does all the work a page's call does:
+// the request checked, the typed arrays copied into wasm memory, the core run (it reads the
+// logits in place there), the answer's tensors copied out into new typed arrays and its small
+// JSON parsed.
 const float32Loss = { ...typedLoss, logits: Float32Array.from(typedLoss.logits) };
-const wasmTypedLoss32 = cpuMs(() => { for (let i = 0; i < typedRuns; i++) core.typed.loss(float32Loss); }).ms / typedRuns;
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const warmUp = async (calls) => {
+  for (const [face, request] of calls) for (let i = 0; i < 200; i++) face(request);
+  await pause(1000);
+};
+const medianOf5 = async (face, request, measure = () => timeTyped(face, request)) => {
+  const figures = [];
+  for (let round = 0; round < 5; round++) {
+    figures.push(measure());
+    await pause(300);
+  }
+  return figures.sort((a, b) => (a.total ?? a) - (b.total ?? b))[2];
+};
+await warmUp([[core.typed.collate, typedCollate], [core.typed.loss, typedLoss], [core.typed.loss, float32Loss]]);
+const wasmTypedCollate = await medianOf5(core.typed.collate, typedCollate);
+const wasmTypedLoss = await medianOf5(core.typed.loss, typedLoss);
+row('wasm, typed path (from JS)', wasmTypedCollate, wasmTypedLoss);
+const wasmTypedLoss32 = await medianOf5(core.typed.loss, float32Loss);
 row('wasm, typed path, float32', wasmTypedCollate, wasmTypedLoss32);
+console.log(`${''.padEnd(30)} target: <= 2 ms warm on the typed path in wasm (issue 11 §4)`);
+
+// Where the warm figures go (the median of 5 batches, as above): a second instance of the core
+// whose masklab_run_tensors (the C ABI call that runs the core) is timed on its own; the rest is
+// the JS boundary (checks, copies in and out, the answer's JSON). Emscripten's glue replaces the export on its first call, so the
+// timer sits behind a setter that keeps whatever the glue installs.
+let coreMs = 0;
+const split = await (await import('../../web/core/masklab.js?split')).loadCore({
+  wasmBinary,
+  onRuntimeInitialized() {
+    let run = this._masklab_run_tensors;
+    const timed = (...args) => {
+      const start = process.cpuUsage();
+      try {
+        return run(...args);
+      } finally {
+        const used = process.cpuUsage(start);
+        coreMs += (used.user + used.system) / 1000;
+      }
+    };
+    Object.defineProperty(this, '_masklab_run_tensors', { get: () => timed, set: (f) => { run = f; } });
+  },
+});
+await warmUp([[split.typed.collate, typedCollate], [split.typed.loss, typedLoss]]);
+const splitOf = (face, request) => medianOf5(face, request, () => {
+  coreMs = 0;
+  const total = timeTyped(face, request);
+  const inCore = coreMs / typedRuns;
+  return { total, inCore, js: total - inCore };
+});
+const collateSplit = await splitOf(split.typed.collate, typedCollate);
+const lossSplit = await splitOf(split.typed.loss, typedLoss);
+const share = ({ inCore, js }) => `core ${inCore.toFixed(3)} + JS ${js.toFixed(3)}`;
+console.log(`${'  split (second instance)'.padEnd(30)} ${(collateSplit.total + lossSplit.total).toFixed(3).padStart(9)} ms  ` +
+  `(collate: ${share(collateSplit)}; loss: ${share(lossSplit)})`);
 if (speedOnly) process.exit(0);
 
 // --- 3. doctor -----------------------------------------------------------------------------
