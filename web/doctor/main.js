@@ -12,6 +12,7 @@ import { loadDoctor } from '../core/doctor.js';
 import { exerciseIndex } from '../exercise/catalog.js';
 import { createLegend, createTokenGrid } from '../grid/token-grid.js';
 import { h, liveRegion, replaceChildren } from '../shared/dom.js';
+import { afterPaint } from '../shared/later.js';
 import { initPage } from '../shared/page.js';
 import { renderEmbedPanelLater } from '../shared/share-later.js';
 import { gridInput, windowFor } from './batch-view.js';
@@ -280,7 +281,9 @@ async function showFinding(index, { focus }) {
   }
   grid.update(input.response, { highlight: input.highlight, rowLabels: input.rowLabels, positionLabels: input.positionLabels, caption: TEXT.caption(input) });
   $('grid-note').textContent = finding && !finding.positions.length ? `${TEXT.gridNone} ${TEXT.window(input)}` : TEXT.window(input);
-  scrollToFlag();
+  // Read the layout in the next frame, where the browser lays the page out anyway: reading it now
+  // would force a layout of the whole page before the first diagnosis is done (~50–100 ms cold).
+  requestAnimationFrame(scrollToFlag);
   if (focus && finding) {
     const field = FOCUS_FIELD[finding.id] && fields.includes(FOCUS_FIELD[finding.id]) ? FOCUS_FIELD[finding.id] : fields.includes('labels') ? 'labels' : 'input_ids';
     const [first] = input.highlight.keys();
@@ -289,7 +292,8 @@ async function showFinding(index, { focus }) {
   }
 }
 
-// Scrolls the grid sideways so the first flagged cell is in view (a phone shows three columns).
+// Scrolls the grid sideways so the first flagged cell is in view (a phone shows three columns),
+// before that frame is painted.
 function scrollToFlag() {
   const box = $('token-grid');
   const flagged = box.querySelector('td.flagged');
@@ -482,10 +486,13 @@ renderExamples();
 $('examples-box').open = !state.text && !state.ex;
 $('grid-legend').append(createLegend([TEXT.legendFlag]));
 if (state.text) textarea.value = state.text;
-// What the first diagnosis needs besides the core — the family list (two lazy chunks) and a
-// linked example's text (one) — is asked for now, while the wasm loads, not one after another.
-const familyList = tokenFamilies();
-familyList.catch(() => {});
+// What the first diagnosis needs besides the core is asked for now, while the wasm loads, not one
+// after another: a linked example's text (one small chunk) and, only when the link names a model
+// family, the family list (family-source.js: three scripts), whose token strings the grid then
+// shows. Otherwise the list waits until the diagnosis is on screen: its scripts would only
+// compete with the core and the example for the network and the main thread.
+const familyList = state.family ? tokenFamilies() : null;
+familyList?.catch(() => {});
 if (!state.text && state.ex) exampleText(state.ex).catch(() => {});
 try {
   core = await loadDoctor();
@@ -496,12 +503,12 @@ try {
   status.classList.add('error-box');
 }
 if (core) {
-  // The family list (two lazy chunks) fills its select whenever it arrives; the first diagnosis
-  // waits for it only when the link asks for a family, whose token strings the grid then shows.
-  const families = setUpFamilies(familyList);
-  if (state.family) await families;
+  // The family list fills its select whenever it arrives; the first diagnosis waits for it only
+  // when the link asks for a family.
+  if (familyList) await setUpFamilies(familyList);
   const linked = new URLSearchParams(location.search);
   const keepOptions = ['pad', 'eos', 'eot', 'model', 'pc'].some((key) => linked.has(key));
   if (!state.text && state.ex) await loadExample(state.ex, { announce: false, keepOptions });
   else diagnose({ announce: false });
+  if (!familyList) afterPaint(() => setUpFamilies());
 }
