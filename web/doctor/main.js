@@ -89,6 +89,12 @@ const FOCUS_FIELD = {
   shapes: 'input_ids',
 };
 
+// The core first: its .wasm is preloaded by the HTML, and compiling it (off the main thread,
+// streaming) now overlaps with the rest of this script — the header, the form, the examples —
+// instead of starting after it. Awaited below.
+const coreLoad = loadDoctor();
+coreLoad.catch(() => {}); // handled where it is awaited
+
 initPage({ widget: 'doctor' });
 renderEmbedPanelLater(document.getElementById('share-panel'), { page: 'doctor.html', title: 'masklab batch doctor', height: 1400 });
 
@@ -329,7 +335,7 @@ async function namesFor(rows) {
 // `keepOptions`: a link that names an example and options (set after it was picked) keeps them.
 async function loadExample(id, { announce = true, keepOptions = false } = {}) {
   const example = exampleById(id);
-  const text = example && (await exampleText(id));
+  const text = example && exampleText(id);
   if (text === null || text === undefined) return;
   if (!keepOptions) state = exampleState(state, example);
   textarea.value = text;
@@ -486,16 +492,14 @@ renderExamples();
 $('examples-box').open = !state.text && !state.ex;
 $('grid-legend').append(createLegend([TEXT.legendFlag]));
 if (state.text) textarea.value = state.text;
-// What the first diagnosis needs besides the core is asked for now, while the wasm loads, not one
-// after another: a linked example's text (one small chunk) and, only when the link names a model
-// family, the family list (family-source.js: three scripts), whose token strings the grid then
-// shows. Otherwise the list waits until the diagnosis is on screen: its scripts would only
-// compete with the core and the example for the network and the main thread.
+// The family list (family-source.js: two scripts) is asked for now, while the wasm loads, only
+// when the link names a model family, whose token strings the grid then shows. Otherwise it waits
+// until the first diagnosis is on screen: its scripts would only compete with the core for the
+// network and the main thread. (A linked example's text is part of the page: examples.js.)
 const familyList = state.family ? tokenFamilies() : null;
 familyList?.catch(() => {});
-if (!state.text && state.ex) exampleText(state.ex).catch(() => {});
 try {
-  core = await loadDoctor();
+  core = await coreLoad;
   status.textContent = TEXT.ready;
 } catch (error) {
   status.textContent = TEXT.loadFailed(error.message);
