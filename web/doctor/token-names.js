@@ -14,7 +14,7 @@
 const sourceModules = import.meta.glob('./family-source.js');
 const chipModules = import.meta.glob('../chat/token-chips.js');
 
-// The list and the client come from one import (the bundle's two chunks, fetched together).
+// The list and the client come from one import (family-source.js and the chunk it re-exports).
 let sourcePromise = null;
 function familySource() {
   const load = Object.values(sourceModules)[0];
