@@ -16,6 +16,7 @@
 //
 //   node scripts/bench/pages.mjs                (scripts/bench.sh runs it after bench.mjs)
 //   node scripts/bench/pages.mjs --dist DIR     (another build, e.g. main's, to compare)
+//   node scripts/bench/pages.mjs --page doctor  (only that page's row; repeatable; no latency sections)
 //
 // Builds dist/ with `npx vite build` when it is missing or older than its sources, serves it
 // and launches Chromium exactly as the browser tests do (tests/browser/helpers.mjs). Every cold
@@ -45,6 +46,8 @@ const TARGET = { readyMs: 400, readyGoalMs: 250, firstPaintMs: 150, gzipKiB: 150
 // `--dist DIR` measures another build (no rebuild); default: this checkout's dist/.
 const distArg = process.argv.indexOf('--dist');
 const DIST_DIR = distArg > 0 ? resolve(process.argv[distArg + 1] ?? '') : DIST;
+// `--page NAME` (repeatable): only those pages, and not the toggle and slider sections.
+const ONLY_PAGES = process.argv.flatMap((arg, i) => (process.argv[i - 1] === '--page' ? [arg] : []));
 
 // What "interactive" means on each page: the first moment its marks all match, timed in the page
 // from navigation start. A mark's `visible` asks for a rendered box, not only a DOM node.
@@ -526,7 +529,7 @@ async function main() {
 
     const rows = [['page', 'requests', 'gzip KiB', 'scrolled', 'first paint', 'ready median', 'ready min', 'targets', 'interactive means']];
     const notes = [];
-    for (const spec of PAGES) {
+    for (const spec of PAGES.filter((p) => ONLY_PAGES.length === 0 || ONLY_PAGES.includes(p.name))) {
       const url = site.url + (typeof spec.path === 'function' ? spec.path({ firstExercise }) : spec.path);
       // Warm-up load, not counted: the first load after launch also pays for starting a renderer
       // process type and the server's first file reads. It doubles as the bytes measurement.
@@ -580,6 +583,7 @@ async function main() {
       await host.close();
     }
 
+    if (ONLY_PAGES.length) return;
     const toggles = await gridToggles(browser, `${site.url}grid.html`);
     console.log(`\nmasklab pages: grid toggle latency, Enter on a labels cell (row 1, position 1), ${TOGGLES} presses alternating it`);
     if (toggles.results.length === 0) {

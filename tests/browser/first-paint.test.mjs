@@ -171,15 +171,24 @@ test('exercise.html: the exercise is requested at once, without waiting for a fr
   }
 });
 
-// The doctor's first diagnosis does not wait for the model-family list (two lazy chunks): with
+// The doctor's first diagnosis does not wait for the model-family list (lazy chunks): with
 // that list held back, the example is diagnosed; once it arrives, the family select appears.
+// (The list is asked for after the diagnosis is painted: tests/browser/doctor-ready.test.mjs.)
 test('doctor.html: the first diagnosis does not wait for the family list', async () => {
   const held = [];
+  const familyScript = /\/famil(y|ies)[\w-]*-[\w-]{8}\.js$/;
+  let requested;
   const { page, problems } = await suite.open('doctor.html?example=pad-to-max-all-ones', {
-    prepare: (p) => p.route(/\/families-[\w-]+\.js$/, (route) => held.push(route)),
+    prepare: async (p) => {
+      requested = p.waitForRequest((request) => familyScript.test(request.url()), { timeout: 20_000 });
+      requested.catch(() => {});
+      await p.route(familyScript, (route) => held.push(route));
+    },
   });
   try {
     await page.waitForSelector('body[data-state="ready"] #findings > li', { timeout: 20_000 });
+    await requested;
+    for (let i = 0; i < 100 && held.length === 0; i += 1) await page.waitForTimeout(50); // the route handler runs just after the request event
     assert.ok(held.length > 0, 'the family list was asked for and held back');
     assert.equal(await page.locator('#family-control').isVisible(), false, 'no family select before its list');
     for (const route of held) await route.continue();

@@ -12,6 +12,7 @@ import { loadDoctor } from '../core/doctor.js';
 import { exerciseIndex } from '../exercise/catalog.js';
 import { createLegend, createTokenGrid } from '../grid/token-grid.js';
 import { h, liveRegion, replaceChildren } from '../shared/dom.js';
+import { afterPaint } from '../shared/later.js';
 import { initPage } from '../shared/page.js';
 import { renderEmbedPanelLater } from '../shared/share-later.js';
 import { gridInput, windowFor } from './batch-view.js';
@@ -87,6 +88,12 @@ const FOCUS_FIELD = {
   'packed-without-boundaries': 'input_ids',
   shapes: 'input_ids',
 };
+
+// The core first: its .wasm is preloaded by the HTML, and compiling it (off the main thread,
+// streaming) now overlaps with the rest of this script — the header, the form, the examples —
+// instead of starting after it. Awaited below.
+const coreLoad = loadDoctor();
+coreLoad.catch(() => {}); // handled where it is awaited
 
 initPage({ widget: 'doctor' });
 renderEmbedPanelLater(document.getElementById('share-panel'), { page: 'doctor.html', title: 'masklab batch doctor', height: 1400 });
@@ -280,7 +287,9 @@ async function showFinding(index, { focus }) {
   }
   grid.update(input.response, { highlight: input.highlight, rowLabels: input.rowLabels, positionLabels: input.positionLabels, caption: TEXT.caption(input) });
   $('grid-note').textContent = finding && !finding.positions.length ? `${TEXT.gridNone} ${TEXT.window(input)}` : TEXT.window(input);
-  scrollToFlag();
+  // Read the layout in the next frame, where the browser lays the page out anyway: reading it now
+  // would force a layout of the whole page before the first diagnosis is done (~50–100 ms cold).
+  requestAnimationFrame(scrollToFlag);
   if (focus && finding) {
     const field = FOCUS_FIELD[finding.id] && fields.includes(FOCUS_FIELD[finding.id]) ? FOCUS_FIELD[finding.id] : fields.includes('labels') ? 'labels' : 'input_ids';
     const [first] = input.highlight.keys();
@@ -289,7 +298,8 @@ async function showFinding(index, { focus }) {
   }
 }
 
-// Scrolls the grid sideways so the first flagged cell is in view (a phone shows three columns).
+// Scrolls the grid sideways so the first flagged cell is in view (a phone shows three columns),
+// before that frame is painted.
 function scrollToFlag() {
   const box = $('token-grid');
   const flagged = box.querySelector('td.flagged');
@@ -325,7 +335,7 @@ async function namesFor(rows) {
 // `keepOptions`: a link that names an example and options (set after it was picked) keeps them.
 async function loadExample(id, { announce = true, keepOptions = false } = {}) {
   const example = exampleById(id);
-  const text = example && (await exampleText(id));
+  const text = example && exampleText(id);
   if (text === null || text === undefined) return;
   if (!keepOptions) state = exampleState(state, example);
   textarea.value = text;
@@ -482,13 +492,14 @@ renderExamples();
 $('examples-box').open = !state.text && !state.ex;
 $('grid-legend').append(createLegend([TEXT.legendFlag]));
 if (state.text) textarea.value = state.text;
-// What the first diagnosis needs besides the core — the family list (two lazy chunks) and a
-// linked example's text (one) — is asked for now, while the wasm loads, not one after another.
-const familyList = tokenFamilies();
-familyList.catch(() => {});
-if (!state.text && state.ex) exampleText(state.ex).catch(() => {});
+// The family list (family-source.js: two scripts) is asked for now, while the wasm loads, only
+// when the link names a model family, whose token strings the grid then shows. Otherwise it waits
+// until the first diagnosis is on screen: its scripts would only compete with the core for the
+// network and the main thread. (A linked example's text is part of the page: examples.js.)
+const familyList = state.family ? tokenFamilies() : null;
+familyList?.catch(() => {});
 try {
-  core = await loadDoctor();
+  core = await coreLoad;
   status.textContent = TEXT.ready;
 } catch (error) {
   status.textContent = TEXT.loadFailed(error.message);
@@ -496,12 +507,12 @@ try {
   status.classList.add('error-box');
 }
 if (core) {
-  // The family list (two lazy chunks) fills its select whenever it arrives; the first diagnosis
-  // waits for it only when the link asks for a family, whose token strings the grid then shows.
-  const families = setUpFamilies(familyList);
-  if (state.family) await families;
+  // The family list fills its select whenever it arrives; the first diagnosis waits for it only
+  // when the link asks for a family.
+  if (familyList) await setUpFamilies(familyList);
   const linked = new URLSearchParams(location.search);
   const keepOptions = ['pad', 'eos', 'eot', 'model', 'pc'].some((key) => linked.has(key));
   if (!state.text && state.ex) await loadExample(state.ex, { announce: false, keepOptions });
   else diagnose({ announce: false });
+  if (!familyList) afterPaint(() => setUpFamilies());
 }

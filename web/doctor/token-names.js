@@ -4,32 +4,37 @@
 //   const families = await tokenFamilies();          // [{ id, label }], [] when unavailable
 //   const names = await loadTokenNames(id, onProgress); // -> { nameOf(ids) -> Promise<string[]>, vocabSize, info }
 //
-// The family list and loader belong to the chat page (web/chat/families.js, family-client.js).
-// They are looked up lazily, with import.meta.glob, so this page builds and works without them:
-// when they are absent — or the loader cannot name ids yet — tokenFamilies() is empty and the
-// page simply shows ids. What the loader must offer: load(family, onProgress) and
+// The family list and loader belong to the chat page (web/chat/families.js, family-client.js); this
+// page reaches them through one module of its own (family-source.js), looked up lazily with
+// import.meta.glob, so when it is absent — or the loader cannot name ids yet — tokenFamilies() is
+// empty and the page simply shows ids. What the loader must offer: load(family, onProgress) and
 // tokenStrings(family, ids) -> Promise<string[]>; token-chips.js's visibleText, when present,
 // draws whitespace the way the chat page does.
 
-const familyModules = import.meta.glob('../chat/families.js');
-const clientModules = import.meta.glob('../chat/family-client.js');
+const sourceModules = import.meta.glob('./family-source.js');
 const chipModules = import.meta.glob('../chat/token-chips.js');
+
+// The list and the client come from one import (family-source.js and the chunk it re-exports).
+let sourcePromise = null;
+function familySource() {
+  const load = Object.values(sourceModules)[0];
+  if (!load) return Promise.resolve(null);
+  sourcePromise ??= load();
+  return sourcePromise;
+}
 
 let clientPromise = null;
 async function familyClient() {
-  const load = Object.values(clientModules)[0];
-  if (!load) return null;
-  clientPromise ??= load().then((m) => (typeof m.createFamilyClient === 'function' ? m.createFamilyClient() : null));
+  clientPromise ??= familySource().then((m) => (typeof m?.createFamilyClient === 'function' ? m.createFamilyClient() : null));
   return clientPromise;
 }
 
 export async function tokenFamilies() {
-  const loadList = Object.values(familyModules)[0];
-  if (!loadList) return [];
-  // Both chunks at once: the list does not depend on the client.
-  const [client, { FAMILIES }] = await Promise.all([familyClient().catch(() => null), loadList()]);
+  const source = await familySource();
+  if (!source) return [];
+  const client = await familyClient().catch(() => null);
   if (!client || typeof client.tokenStrings !== 'function') return [];
-  return Array.isArray(FAMILIES) ? FAMILIES.map((f) => ({ id: f.id, label: f.label })) : [];
+  return Array.isArray(source.FAMILIES) ? source.FAMILIES.map((f) => ({ id: f.id, label: f.label })) : [];
 }
 
 export async function loadTokenNames(familyId, onProgress = () => {}) {
