@@ -5,21 +5,17 @@
 //   const names = await loadTokenNames(id, onProgress); // -> { nameOf(ids) -> Promise<string[]>, vocabSize, info }
 //
 // The family list and loader belong to the chat page (web/chat/families.js, family-client.js); this
-// page reaches them through one module of its own (family-source.js), looked up lazily with
-// import.meta.glob, so when it is absent — or the loader cannot name ids yet — tokenFamilies() is
-// empty and the page simply shows ids. What the loader must offer: load(family, onProgress) and
+// page reaches them through one module of its own (family-source.js), imported lazily; when the
+// loader cannot name ids, tokenFamilies() is empty and the page simply shows ids. What the loader must offer: load(family, onProgress) and
 // tokenStrings(family, ids) -> Promise<string[]>; token-chips.js's visibleText, when present,
 // draws whitespace the way the chat page does.
 
-const sourceModules = import.meta.glob('./family-source.js');
 const chipModules = import.meta.glob('../chat/token-chips.js');
 
 // The list and the client come from one import (family-source.js and the chunk it re-exports).
 let sourcePromise = null;
 function familySource() {
-  const load = Object.values(sourceModules)[0];
-  if (!load) return Promise.resolve(null);
-  sourcePromise ??= load();
+  sourcePromise ??= import('./family-source.js');
   return sourcePromise;
 }
 
