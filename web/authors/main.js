@@ -72,7 +72,6 @@ function scoreCode(id) {
 // ---- the live example and its message log ----------------------------------------------------
 const frame = document.getElementById('live-frame');
 const lastAnswer = document.getElementById('last-answer');
-frame.src = widgetUrl({ widget: 'exercise', exercise: firstExercise, hide: [] });
 const log = createMessageLog(document.getElementById('message-log'), frame, {
   onAnswered(data) {
     lastAnswer.textContent = TEXT.lastScore({ score: Number(data.score), maxScore: Number(data.maxScore), exercise: String(data.exercise).slice(0, 80) });
@@ -203,4 +202,8 @@ replaceChildren(
   ),
 );
 
+// The live example last: it loads when near the screen (loading="lazy"), and that is measured
+// against the finished page, not one whose references are still empty (it was then near enough
+// to load an exercise and the core on the first view). Unless Preview has already pointed it.
+if (!frame.getAttribute('src')) frame.src = widgetUrl({ widget: 'exercise', exercise: firstExercise, hide: [] });
 document.body.dataset.state = 'ready';
