@@ -8,7 +8,8 @@
 //   - a keyboard user tabbing through a page reaches its lazily built embed panel;
 //   - what a page's ready waits for is asked for at once: the exercise's chunk before any frame,
 //     the doctor’s first diagnosis without the model-family list;
-//   - the frame every page shares is one script (fewer requests before a page can run).
+//   - the frame every page shares is one script (fewer requests before a page can run);
+//   - the authors page builds its first screen before the first frame, the references after it.
 // Timings are not asserted here (they belong to `npm run bench`): only what makes them possible.
 
 import assert from 'node:assert/strict';
@@ -216,3 +217,55 @@ for (const spec of PAGES) {
     }
   });
 }
+
+// The course authors page builds its first screen (the embed builder) before the first frame and
+// the references below it (score code, protocol table, xAPI example, panel names) after it. With
+// frames held back the builder is complete and the references wait; with frames they all come,
+// the page is ready, and a link to a reference section lands on its heading.
+test('authors.html: the builder is built before the first frame, the references below it after', async () => {
+  const { page } = await suite.open('authors.html', {
+    prepare: (p) => p.addInitScript(() => {
+      window.requestAnimationFrame = () => 0;
+    }),
+  });
+  try {
+    await page.waitForFunction(() => document.querySelector('#builder-output textarea')?.value.includes('<iframe'), null, { timeout: 20_000 });
+    const held = await page.evaluate(() => ({
+      widgets: document.querySelectorAll('#builder-widget option').length,
+      switches: document.querySelectorAll('#builder-hide input[type="checkbox"]').length,
+      url: document.getElementById('builder-url').href,
+      header: Boolean(document.querySelector('.site-header')),
+      protocolRows: document.querySelectorAll('#protocol-table tr').length,
+      panelNames: document.querySelectorAll('#panel-reference dt').length,
+      xapi: document.getElementById('xapi-example').textContent,
+      state: document.body.dataset.state ?? '',
+    }));
+    assert.ok(held.widgets > 1 && held.switches > 0, 'the builder has its choices');
+    assert.match(held.url, /exercise\.html\?ex=.*embed=1/);
+    assert.ok(held.header, 'the site header is on the first screen');
+    assert.deepEqual({ protocolRows: held.protocolRows, panelNames: held.panelNames, xapi: held.xapi, state: held.state }, { protocolRows: 0, panelNames: 0, xapi: '', state: '' }, 'the references wait for a frame');
+  } finally {
+    await page.close();
+  }
+
+  const { page: linked, problems } = await suite.open('authors.html#xapi-title');
+  try {
+    await linked.waitForSelector('body[data-state="ready"]', { timeout: 20_000 });
+    const built = await linked.evaluate(() => ({
+      protocolRows: document.querySelectorAll('#protocol-table tbody tr').length,
+      panelNames: document.querySelectorAll('#panel-reference dt').length,
+      xapi: JSON.parse(document.getElementById('xapi-example').textContent).verb?.id ?? '',
+      score: document.getElementById('score-code').textContent.includes('masklab'),
+    }));
+    assert.ok(built.protocolRows > 0 && built.panelNames > 0 && built.score, JSON.stringify(built));
+    assert.match(built.xapi, /answered/);
+    // The heading the link names is on screen once the references above it are built.
+    await linked.waitForFunction(() => {
+      const top = document.getElementById('xapi-title').getBoundingClientRect().top;
+      return top > -2 && top < innerHeight;
+    }, null, { timeout: 5_000 });
+    assert.deepEqual(problems, []);
+  } finally {
+    await linked.close();
+  }
+});

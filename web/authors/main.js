@@ -11,6 +11,7 @@ import { h, replaceChildren } from '../shared/dom.js';
 import { embedSnippet } from '../shared/embed.js';
 import { frameId } from '../shared/embed-panel.js';
 import { activityUrl, xapiStatement } from '../shared/xapi.js';
+import { painted } from '../shared/later.js';
 import { initPage } from '../shared/page.js';
 import { exerciseIndex } from '../exercise/catalog.js';
 import { createCopyControl } from '../shared/copy-text.js';
@@ -68,40 +69,9 @@ function scoreCode(id) {
 </script>`;
 }
 
-// ---- reading the score -----------------------------------------------------------------------
-const exampleId = 'masklab-exercise-1a2b';
-document.getElementById('score-code').textContent = scoreCode(exampleId);
-document
-  .getElementById('score-copy')
-  .append(createCopyControl({ label: TEXT.copySnippet, getText: () => scoreCode(exampleId), textareaLabel: TEXT.snippetArea }).element);
-
-// ---- the protocol and xAPI reference ---------------------------------------------------------
-renderProtocol(document.getElementById('protocol-table'));
-const example = index[0] ?? { id: 'pad-to-max-all-ones', title: 'The collator that grades its own padding' };
-document.getElementById('xapi-example').textContent = JSON.stringify(
-  xapiStatement('answered', { activityUrl: activityUrl(example.id), title: example.title, score: 2, maxScore: 3, solutionShown: false, attempt: 1, marked: [40, 47] }),
-  null,
-  2,
-);
-renderXapiFields(document.getElementById('xapi-fields'));
-
-// ---- the parameter reference: panel names per widget ------------------------------------------
-replaceChildren(
-  document.getElementById('panel-reference'),
-  WIDGETS.map((w) =>
-    h(
-      'div',
-      { class: 'panel-names' },
-      h('dt', {}, h('a', { href: `./${w.page}` }, w.label), ' ', h('code', {}, w.page)),
-      h('dd', {}, w.panels.length ? w.panels.map(([name, what], i) => [i ? ', ' : '', h('code', {}, name), ` (${what})`]) : TEXT.noPanels),
-    ),
-  ),
-);
-
 // ---- the live example and its message log ----------------------------------------------------
 const frame = document.getElementById('live-frame');
 const lastAnswer = document.getElementById('last-answer');
-frame.src = widgetUrl({ widget: 'exercise', exercise: firstExercise, hide: [] });
 const log = createMessageLog(document.getElementById('message-log'), frame, {
   onAnswered(data) {
     lastAnswer.textContent = TEXT.lastScore({ score: Number(data.score), maxScore: Number(data.maxScore), exercise: String(data.exercise).slice(0, 80) });
@@ -195,4 +165,45 @@ document.getElementById('builder-preview').addEventListener('click', () => {
 
 renderHideSwitches();
 update();
+
+// Everything above is on the first screen (the steps and the builder). The references below it
+// wait for the frame that shows that screen: built first, they were laid out (every code font
+// and size looked up) before the page could first paint. They sit below the fold, so nothing the
+// reader sees moves; keyboard order is the document's, and the page is ready only after them.
+await painted();
+
+// ---- reading the score -----------------------------------------------------------------------
+const exampleId = 'masklab-exercise-1a2b';
+document.getElementById('score-code').textContent = scoreCode(exampleId);
+document
+  .getElementById('score-copy')
+  .append(createCopyControl({ label: TEXT.copySnippet, getText: () => scoreCode(exampleId), textareaLabel: TEXT.snippetArea }).element);
+
+// ---- the protocol and xAPI reference ---------------------------------------------------------
+renderProtocol(document.getElementById('protocol-table'));
+const example = index[0] ?? { id: 'pad-to-max-all-ones', title: 'The collator that grades its own padding' };
+document.getElementById('xapi-example').textContent = JSON.stringify(
+  xapiStatement('answered', { activityUrl: activityUrl(example.id), title: example.title, score: 2, maxScore: 3, solutionShown: false, attempt: 1, marked: [40, 47] }),
+  null,
+  2,
+);
+renderXapiFields(document.getElementById('xapi-fields'));
+
+// ---- the parameter reference: panel names per widget ------------------------------------------
+replaceChildren(
+  document.getElementById('panel-reference'),
+  WIDGETS.map((w) =>
+    h(
+      'div',
+      { class: 'panel-names' },
+      h('dt', {}, h('a', { href: `./${w.page}` }, w.label), ' ', h('code', {}, w.page)),
+      h('dd', {}, w.panels.length ? w.panels.map(([name, what], i) => [i ? ', ' : '', h('code', {}, name), ` (${what})`]) : TEXT.noPanels),
+    ),
+  ),
+);
+
+// The live example last: it loads when near the screen (loading="lazy"), and that is measured
+// against the finished page, not one whose references are still empty (it was then near enough
+// to load an exercise and the core on the first view). Unless Preview has already pointed it.
+if (!frame.getAttribute('src')) frame.src = widgetUrl({ widget: 'exercise', exercise: firstExercise, hide: [] });
 document.body.dataset.state = 'ready';
