@@ -105,7 +105,10 @@ test('bad input: an empty message is named, and the last good tokens stay on scr
   assert.equal(await page.isVisible('#stale-note'), true);
   await page.keyboard.type('Paris.');
   await page.waitForSelector('#problem[hidden]', { state: 'attached', timeout: LONG });
-  assert.equal(await summary(), '7 of 52 tokens trained · 1 warning');
+  // The page renders after each keystroke, so the problem hides at "P": wait for the last one.
+  const want = '7 of 52 tokens trained · 1 warning';
+  await page.waitForFunction((w) => document.querySelector('#quick-summary').textContent === w, want, { timeout: LONG }).catch(() => {});
+  assert.equal(await summary(), want);
 });
 
 test('a URL conversation with an unknown role is refused by name and the prepared one is shown', async () => {
