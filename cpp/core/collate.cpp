@@ -4,6 +4,7 @@
 #include <string>
 
 #include "attention_mask.hpp"
+#include "code_size.hpp"
 #include "input_error.hpp"
 #include "labels.hpp"
 #include "limits.hpp"
@@ -17,11 +18,11 @@ namespace {
 
 constexpr int kMaxRows = 256;
 
-std::string feature_field(size_t i, const char* name) {
+MASKLAB_SMALL_CODE std::string feature_field(size_t i, const char* name) {
   return "features[" + std::to_string(i) + "]." + name;
 }
 
-void check_id(int id, const std::string& field, const CollateOptions& o) {
+MASKLAB_SMALL_CODE void check_id(int id, const std::string& field, const CollateOptions& o) {
   if (id < 0) throw InputError(field, "is " + std::to_string(id) + "; token ids must be >= 0");
   if (o.vocab_size && id >= *o.vocab_size)
     throw InputError(field, "is " + std::to_string(id) + ", outside the vocabulary (vocab_size " +
@@ -38,7 +39,7 @@ void check_ids(const std::vector<int>& ids, size_t i, const char* name, const Co
   }
 }
 
-void check_parallel(const std::optional<std::vector<int>>& v, size_t n, size_t i, const char* name,
+MASKLAB_SMALL_CODE void check_parallel(const std::optional<std::vector<int>>& v, size_t n, size_t i, const char* name,
                     bool zero_one) {
   if (!v) return;
   if (v->size() != n) {
@@ -57,7 +58,7 @@ void check_parallel(const std::optional<std::vector<int>>& v, size_t n, size_t i
 
 }  // namespace
 
-void validate_collate_input(const std::vector<Feature>& features, const CollateOptions& o) {
+MASKLAB_SMALL_CODE void validate_collate_input(const std::vector<Feature>& features, const CollateOptions& o) {
   if (features.empty()) throw InputError("features", "is empty; give at least one example");
   limit_request("features", "examples", features.size(), kMaxRows);
   if (o.vocab_size && *o.vocab_size < 1) throw InputError("vocab_size", "must be >= 1");
@@ -138,7 +139,7 @@ void validate_collate_input(const std::vector<Feature>& features, const CollateO
 namespace {
 
 // The pad id, or an error saying which row needed one (docs/semantics.md §2.5).
-int require_pad_id(const CollateOptions& o, const std::string& why) {
+MASKLAB_SMALL_CODE int require_pad_id(const CollateOptions& o, const std::string& why) {
   if (!o.pad_token_id)
     throw InputError("pad_token_id", "is missing, and " + why +
                                          "; give the tokenizer's pad id (tokenizers without one often set "

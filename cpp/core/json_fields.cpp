@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "code_size.hpp"
 #include "input_error.hpp"
 #include "limits.hpp"
 
@@ -12,7 +13,7 @@ namespace masklab {
 namespace {
 std::string at(const std::string& field, size_t i) { return field + "[" + std::to_string(i) + "]"; }
 
-[[noreturn]] void expected(const Json& v, const std::string& field, const std::string& what) {
+[[noreturn]] MASKLAB_SMALL_CODE void expected(const Json& v, const std::string& field, const std::string& what) {
   throw InputError(field, std::string("expected ") + what + ", got " + Json::describe(v.type()));
 }
 }  // namespace
@@ -88,6 +89,21 @@ std::string path_of(const std::string& field, const std::vector<int>& index, int
 
 // dims[d] is set by the first array met at depth d; first[d] remembers its path so a ragged row
 // is compared with the row that set the width.
+[[noreturn]] MASKLAB_SMALL_CODE void not_an_array(const Json& v, const std::string& field, const std::vector<int>& index,
+                                                  int depth, int rank) {
+  std::string what = "an array";
+  if (rank - depth > 1) what += " (" + std::to_string(rank - depth) + " levels of nesting left)";
+  expected(v, path_of(field, index, depth), what);
+}
+
+// "labels[2] has 5 entries but labels[0] has 6"
+[[noreturn]] MASKLAB_SMALL_CODE void ragged(const std::string& field, const std::vector<int>& index, int depth, int n,
+                                            const std::string& first, int width) {
+  throw InputError(path_of(field, index, depth), "has " + std::to_string(n) + (n == 1 ? " entry" : " entries") +
+                                                     " but " + first + " has " + std::to_string(width) +
+                                                     "; rows must be equal (ragged input)");
+}
+
 template <typename T, typename ReadLeaf>
 void read_tensor(const Json& v, const std::string& field, std::vector<int>& index, int depth, int rank,
                  std::vector<int>& dims, std::vector<std::string>& first, std::vector<T>& out, ReadLeaf leaf) {
@@ -98,21 +114,14 @@ void read_tensor(const Json& v, const std::string& field, std::vector<int>& inde
     out.push_back(leaf(v, field, index, depth));
     return;
   }
-  if (!v.is_array()) {
-    std::string what = "an array";
-    if (rank - depth > 1) what += " (" + std::to_string(rank - depth) + " levels of nesting left)";
-    expected(v, path_of(field, index, depth), what);
-  }
+  if (!v.is_array()) not_an_array(v, field, index, depth, rank);
   const int n = static_cast<int>(v.items().size());
   if (dims[depth] < 0) {
     if (n == 0) throw InputError(path_of(field, index, depth), "is empty");
     dims[depth] = n;
     first[depth] = path_of(field, index, depth);
   } else if (n != dims[depth]) {
-    // "labels[2] has 5 entries but labels[0] has 6"
-    throw InputError(path_of(field, index, depth), "has " + std::to_string(n) + (n == 1 ? " entry" : " entries") +
-                                                       " but " + first[depth] + " has " + std::to_string(dims[depth]) +
-                                                       "; rows must be equal (ragged input)");
+    ragged(field, index, depth, n, first[depth], dims[depth]);
   }
   for (int i = 0; i < n; ++i) {
     index[depth] = i;

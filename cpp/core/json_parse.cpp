@@ -18,6 +18,7 @@
 #include <string>
 
 #include "decimal.hpp"
+#include "code_size.hpp"
 #include "input_error.hpp"
 #include "json.hpp"
 #include "limits.hpp"
@@ -302,7 +303,7 @@ bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
 
 // Turns RapidJSON's error code and offset into our message; names the field where the error
 // is inside a value (a string that is not Unicode, a number out of range).
-[[noreturn]] void report(std::string_view text, const rapidjson::ParseResult& result, const Builder& b,
+[[noreturn]] MASKLAB_SMALL_CODE void report(std::string_view text, const rapidjson::ParseResult& result, const Builder& b,
                          const JsonLimits& limits) {
   using namespace rapidjson;
   size_t at = std::min(result.Offset(), text.size());

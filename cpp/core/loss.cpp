@@ -7,6 +7,7 @@
 #include <cstring>
 #include <string>
 
+#include "code_size.hpp"
 #include "input_error.hpp"
 #include "json.hpp"
 #include "softmax_exp.hpp"
@@ -17,7 +18,7 @@ namespace {
 
 constexpr std::uint64_t kExponentBits = 0x7ffull << 52;
 
-std::string idx(int b, int t) { return "[" + std::to_string(b) + "][" + std::to_string(t) + "]"; }
+MASKLAB_SMALL_CODE std::string idx(int b, int t) { return "[" + std::to_string(b) + "][" + std::to_string(t) + "]"; }
 
 // The logits as the loss reads them: LossInput::logits, or the buffer the caller lent
 // (LossInput::borrowed), float64 read in place, float32 widened to double a row at a time.
@@ -39,7 +40,8 @@ class Logits {
   }
 
   // Whether any value is inf or NaN: one branch-free pass over the exponent bits (all ones).
-  bool any_not_finite() const {
+  // Out of line: validate, its caller, is compiled for size, this loop for speed.
+  [[gnu::noinline]] bool any_not_finite() const {
     bool found = false;
     if (f32_)
       for (size_t i = 0; i < size_; ++i) {
@@ -63,7 +65,7 @@ class Logits {
   size_t size_;
 };
 
-void validate(const LossInput& in, const Logits& logits) {
+MASKLAB_SMALL_CODE void validate(const LossInput& in, const Logits& logits) {
   if (in.B < 1 || in.T < 1 || in.V < 1)
     throw InputError("logits", "must have shape [B][T][V] with B, T, V >= 1");
   if (logits.size() != static_cast<size_t>(in.B) * in.T * in.V)
@@ -114,7 +116,9 @@ void validate(const LossInput& in, const Logits& logits) {
 // when x sits more than ~1.8e308 below the max, where the true value is not a double either.
 // Writes x - m into `shifted` (V values) and returns log z; the exps are summed in order
 // v = 0, 1, ....
-double shifted_log_z(const double* row, int V, double* shifted) {
+// Out of line: the forward pass and the backward pass's log_softmax share one copy of the
+// vectorised kernels (a call per row of V logits costs nothing measurable).
+[[gnu::noinline]] double shifted_log_z(const double* row, int V, double* shifted) {
   shift_row(row, row_max(row, V), shifted, V);
   return std::log(exp_sum(shifted, V));
 }
@@ -126,13 +130,13 @@ void log_softmax(const double* row, int V, double* logp) {
 }
 
 // "logits[b][t]" of the first token whose loss is not a finite double, or "" if none.
-std::string overflowing_token(const LossResult& r, int T) {
+MASKLAB_SMALL_CODE std::string overflowing_token(const LossResult& r, int T) {
   for (size_t i = 0; i < r.per_token.size(); ++i)
     if (!std::isfinite(r.per_token[i])) return "logits" + idx(static_cast<int>(i / T), static_cast<int>(i % T));
   return "";
 }
 
-std::string list_rows(const std::vector<int>& rows) {
+MASKLAB_SMALL_CODE std::string list_rows(const std::vector<int>& rows) {
   std::string s;
   for (size_t i = 0; i < rows.size(); ++i) s += (i ? ", " : "") + std::to_string(rows[i]);
   return s;
@@ -153,6 +157,22 @@ double upstream_weight(const LossInput& in, const LossResult& r, int b, bool kep
     case Reduction::PerExampleMean: return (1.0 / (static_cast<double>(in.B) * r.per_example_targets[b])) * keep;
   }
   return 0.0;
+}
+
+// Why d loss / d logits is not sent: it has NaN or infinite entries.
+MASKLAB_SMALL_CODE std::string gradient_not_finite(const LossInput& in, const LossResult& r) {
+  std::string what = "d loss / d logits has " + std::to_string(r.gradient_nan_count) + " NaN and " +
+                     std::to_string(r.gradient_inf_count) + " infinite entries (JSON carries neither): ";
+  if (in.reduction == Reduction::SumOverNumItems)
+    what += "num_items_in_batch is " + format_number(*in.num_items_in_batch) + ", so d loss / d sum = 1 / " +
+            format_number(*in.num_items_in_batch) +
+            " = inf (beyond the largest double) reaches every scored logit row (+inf, and inf - inf = NaN at "
+            "its target)";
+  else
+    what += "the target count is 0, so the division sends inf back, inf * keep = inf * 0 = NaN reaches "
+            "every per-token loss, and log_softmax(...).gather(...) passes it on to the logits "
+            "(F.cross_entropy with ignore_index writes nothing at ignored targets and would have dropped it)";
+  return what;
 }
 
 // Fills r.gradient with d loss / d logits, following autograd entry by entry in IEEE doubles:
@@ -201,58 +221,13 @@ void backward(const LossInput& in, const Logits& logits, LossResult& r) {
     return;
   }
   r.gradient.clear();
-  std::string what = "d loss / d logits has " + std::to_string(r.gradient_nan_count) + " NaN and " +
-                     std::to_string(r.gradient_inf_count) + " infinite entries (JSON carries neither): ";
-  if (in.reduction == Reduction::SumOverNumItems)
-    what += "num_items_in_batch is " + format_number(*in.num_items_in_batch) + ", so d loss / d sum = 1 / " +
-            format_number(*in.num_items_in_batch) +
-            " = inf (beyond the largest double) reaches every scored logit row (+inf, and inf - inf = NaN at "
-            "its target)";
-  else
-    what += "the target count is 0, so the division sends inf back, inf * keep = inf * 0 = NaN reaches "
-            "every per-token loss, and log_softmax(...).gather(...) passes it on to the logits "
-            "(F.cross_entropy with ignore_index writes nothing at ignored targets and would have dropped it)";
-  r.gradient_null_reason = what;
+  r.gradient_null_reason = gradient_not_finite(in, r);
 }
 
-}  // namespace
-
-int target_at(const LossInput& in, int b, int t) {
-  if (!in.shift) return in.labels[static_cast<size_t>(b) * in.T + t];
-  if (t + 1 >= in.T) return in.ignore_index;  // labels are padded with ignore_index, then shifted
-  return in.labels[static_cast<size_t>(b) * in.T + t + 1];
-}
-
-LossResult cross_entropy(const LossInput& in) {
-  const Logits logits(in);
-  validate(in, logits);
-  const int B = in.B, T = in.T, V = in.V;
-  LossResult r;
-  r.per_token.assign(static_cast<size_t>(B) * T, 0.0);
-  r.targets.assign(static_cast<size_t>(B) * T, in.ignore_index);
-  r.per_example_loss.assign(B, std::nullopt);
-  r.per_example_targets.assign(B, 0);
-  std::vector<double> row_sum(B, 0.0), shifted(V), widened(V);
-  // With a gradient asked, each scored row's log-softmax (shifted - log z, as log_softmax gives)
-  // is left in r.gradient for the backward pass, so a row's max and exp sum are computed once.
-  if (in.gradient) r.gradient.assign(logits.size(), 0.0);
-
-  for (int b = 0; b < B; ++b)
-    for (int t = 0; t < T; ++t) {
-      const int y = target_at(in, b, t);
-      const size_t bt = static_cast<size_t>(b) * T + t;
-      r.targets[bt] = y;
-      if (y == in.ignore_index) continue;
-      // -log softmax(row)[y]: the loss needs no other entry.
-      const double log_z = shifted_log_z(logits.row(bt * V, V, widened.data()), V, shifted.data());
-      const double nll = -(shifted[y] - log_z);
-      if (in.gradient)
-        for (int v = 0; v < V; ++v) r.gradient[bt * V + v] = shifted[v] - log_z;
-      r.per_token[bt] = nll;
-      row_sum[b] += nll;
-      ++r.per_example_targets[b];
-    }
-
+// From the per-token losses to the reduction's scalar (or the reason there is none) and each
+// row's token weight. O(B × T): compiled for size, with the messages it builds.
+MASKLAB_SMALL_CODE void reduce(const LossInput& in, const std::vector<double>& row_sum, LossResult& r) {
+  const int B = in.B, T = in.T;
   r.per_example_sum = row_sum;
   for (int b = 0; b < B; ++b) {
     r.sum += row_sum[b];
@@ -319,6 +294,47 @@ LossResult cross_entropy(const LossInput& in) {
   if (r.loss)
     for (int b = 0; b < B; ++b) r.per_example_token_weight[b] = upstream_weight(in, r, b, true);
 
+}
+
+}  // namespace
+
+int target_at(const LossInput& in, int b, int t) {
+  if (!in.shift) return in.labels[static_cast<size_t>(b) * in.T + t];
+  if (t + 1 >= in.T) return in.ignore_index;  // labels are padded with ignore_index, then shifted
+  return in.labels[static_cast<size_t>(b) * in.T + t + 1];
+}
+
+LossResult cross_entropy(const LossInput& in) {
+  const Logits logits(in);
+  validate(in, logits);
+  const int B = in.B, T = in.T, V = in.V;
+  LossResult r;
+  r.per_token.assign(static_cast<size_t>(B) * T, 0.0);
+  r.targets.assign(static_cast<size_t>(B) * T, in.ignore_index);
+  r.per_example_loss.assign(B, std::nullopt);
+  r.per_example_targets.assign(B, 0);
+  std::vector<double> row_sum(B, 0.0), shifted(V), widened(V);
+  // With a gradient asked, each scored row's log-softmax (shifted - log z, as log_softmax gives)
+  // is left in r.gradient for the backward pass, so a row's max and exp sum are computed once.
+  if (in.gradient) r.gradient.assign(logits.size(), 0.0);
+
+  for (int b = 0; b < B; ++b)
+    for (int t = 0; t < T; ++t) {
+      const int y = target_at(in, b, t);
+      const size_t bt = static_cast<size_t>(b) * T + t;
+      r.targets[bt] = y;
+      if (y == in.ignore_index) continue;
+      // -log softmax(row)[y]: the loss needs no other entry.
+      const double log_z = shifted_log_z(logits.row(bt * V, V, widened.data()), V, shifted.data());
+      const double nll = -(shifted[y] - log_z);
+      if (in.gradient)
+        for (int v = 0; v < V; ++v) r.gradient[bt * V + v] = shifted[v] - log_z;
+      r.per_token[bt] = nll;
+      row_sum[b] += nll;
+      ++r.per_example_targets[b];
+    }
+
+  reduce(in, row_sum, r);
   if (in.gradient) backward(in, logits, r);
   return r;
 }

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "collate.hpp"
+#include "code_size.hpp"
 #include "input_error.hpp"
 #include "json.hpp"
 #include "limits.hpp"
@@ -46,16 +47,19 @@ const char* dtype_name(DType d) {
   return "?";
 }
 
-std::string shape_of(const std::vector<int>& shape) {
+MASKLAB_SMALL_CODE std::string shape_of(const std::vector<int>& shape) {
   std::string s;
   for (int d : shape) s += "[" + std::to_string(d) + "]";
   return s;
 }
 
+// Compiled for size (code_size.hpp): these run once per request; the work is in the core's own
+// -O3 functions they call (collate, cross_entropy, the JSON writer).
+
 // The inputs by name: each known name at most once, nothing unknown, shapes and counts agreeing.
 class Inputs {
  public:
-  Inputs(const std::vector<TensorIn>& inputs, std::vector<std::string_view> known) : inputs_(inputs) {
+  MASKLAB_SMALL_CODE Inputs(const std::vector<TensorIn>& inputs, std::vector<std::string_view> known) : inputs_(inputs) {
     for (size_t i = 0; i < inputs.size(); ++i) {
       const TensorIn& t = inputs[i];
       bool ok = false;
@@ -78,7 +82,7 @@ class Inputs {
   }
 
   // The tensor called `name` with `rank` dimensions and one of the dtypes; nullptr when absent.
-  const TensorIn* get(std::string_view name, int rank, std::initializer_list<DType> dtypes, bool required) const {
+  MASKLAB_SMALL_CODE const TensorIn* get(std::string_view name, int rank, std::initializer_list<DType> dtypes, bool required) const {
     for (const TensorIn& t : inputs_) {
       if (t.name != name) continue;
       if (static_cast<int>(t.shape.size()) != rank)
@@ -115,7 +119,7 @@ TensorOut int_tensor(std::string name, std::vector<int> shape, std::vector<std::
   return t;
 }
 
-Json run_loss(const Json& options, const Inputs& in, std::vector<TensorOut>& out) {
+MASKLAB_SMALL_CODE Json run_loss(const Json& options, const Inputs& in, std::vector<TensorOut>& out) {
   const TensorIn& logits = *in.get("logits", 3, {DType::Float32, DType::Float64}, true);
   const TensorIn& labels = *in.get("labels", 2, {DType::Int32}, true);
   LossTensors t;
@@ -160,7 +164,7 @@ Json run_loss(const Json& options, const Inputs& in, std::vector<TensorOut>& out
   return answer;
 }
 
-Json run_collate(const Json& options, const Inputs& in, std::vector<TensorOut>& out) {
+MASKLAB_SMALL_CODE Json run_collate(const Json& options, const Inputs& in, std::vector<TensorOut>& out) {
   const TensorIn& ids = *in.get("input_ids", 1, {DType::Int32}, true);
   const TensorIn& lengths = *in.get("lengths", 1, {DType::Int32}, true);
   const std::vector<int> n = ints(lengths);
@@ -215,8 +219,8 @@ Json run_collate(const Json& options, const Inputs& in, std::vector<TensorOut>& 
   reasons.name = "label_reasons";
   reasons.dtype = DType::Uint8;
   reasons.shape = bl;
-  reasons.u8.reserve(batch.label_reasons.size());
-  for (IgnoreReason r : batch.label_reasons) reasons.u8.push_back(static_cast<std::uint8_t>(r));
+  reasons.u8.resize(batch.label_reasons.size());  // written in place: this function is compiled for size
+  for (size_t i = 0; i < reasons.u8.size(); ++i) reasons.u8[i] = static_cast<std::uint8_t>(batch.label_reasons[i]);
   out.push_back(std::move(reasons));
   return answer;
 }
