@@ -1,6 +1,8 @@
 // collate.cpp — see collate.hpp.
 #include "collate.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
 
 #include "attention_mask.hpp"
@@ -185,7 +187,16 @@ Batch collate(std::vector<Feature> features, const CollateOptions& o) {
   batch.lengths = lengths;
   batch.truncated_tokens = truncated;
   const auto [pad_lab, pad_reason] = pad_label(o);
-  batch.reserve_cells();
+  // Every cell is written below, by index: sized once (segment_ids stays 0: one example a row).
+  const size_t cells = static_cast<size_t>(batch.B) * T, label_cells = static_cast<size_t>(batch.B) * L;
+  batch.input_ids.resize(cells);
+  batch.is_pad.resize(cells);
+  batch.attention_mask.resize(cells);
+  batch.segment_ids.assign(cells, 0);
+  batch.position_ids.resize(cells);
+  batch.labels.resize(label_cells);
+  batch.label_reasons.resize(label_cells);
+  batch.label_is_pad.resize(label_cells);
 
   for (int b = 0; b < batch.B; ++b) {
     const Feature& f = features[b];
@@ -193,27 +204,30 @@ Batch collate(std::vector<Feature> features, const CollateOptions& o) {
     const int first_real = o.padding_side == Side::Left ? T - n : 0;
     RowLabels row = label_real_tokens(f, o);
 
-    std::vector<int> mask_row(T);
+    const size_t at = static_cast<size_t>(b) * T;
+    int* const ids = &batch.input_ids[at];
+    int* const mask = &batch.attention_mask[at];
+    std::uint8_t* const is_pad = &batch.is_pad[at];
     for (int t = 0; t < T; ++t) {
       const bool pad = t < first_real || t >= first_real + n;
       const int id = pad ? pad_id : f.input_ids[t - first_real];
-      batch.input_ids.push_back(id);
-      batch.is_pad.push_back(pad ? 1 : 0);
+      ids[t] = id;
+      is_pad[t] = pad ? 1 : 0;
       const int given = !pad && f.attention_mask ? (*f.attention_mask)[t - first_real] : 1;
-      mask_row[t] = attention_mask_value(o.attention_mask_policy, pad, id, o.pad_token_id, given);
-      batch.attention_mask.push_back(mask_row[t]);
-      batch.segment_ids.push_back(0);
+      mask[t] = attention_mask_value(o.attention_mask_policy, pad, id, o.pad_token_id, given);
     }
     const int m = static_cast<int>(row.labels.size());
     const int first_label = o.padding_side == Side::Left ? L - m : 0;
+    const size_t label_at = static_cast<size_t>(b) * L;
     for (int t = 0; t < L; ++t) {
       const bool pad = t < first_label || t >= first_label + m;
-      batch.labels.push_back(pad ? pad_lab : row.labels[t - first_label]);
-      batch.label_reasons.push_back(pad ? pad_reason : row.reasons[t - first_label]);
-      batch.label_is_pad.push_back(pad ? 1 : 0);
+      batch.labels[label_at + t] = pad ? pad_lab : row.labels[t - first_label];
+      batch.label_reasons[label_at + t] = pad ? pad_reason : row.reasons[t - first_label];
+      batch.label_is_pad[label_at + t] = pad ? 1 : 0;
     }
-    auto pos = position_ids_for_row(mask_row, o.position_ids);
-    batch.position_ids.insert(batch.position_ids.end(), pos.begin(), pos.end());
+    const std::vector<int> mask_row(mask, mask + T);
+    const auto pos = position_ids_for_row(mask_row, o.position_ids);
+    std::copy(pos.begin(), pos.end(), batch.position_ids.begin() + static_cast<std::ptrdiff_t>(at));
   }
   return batch;
 }

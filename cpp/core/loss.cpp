@@ -33,14 +33,14 @@ class Logits {
   double at(size_t i) const { return f32_ ? static_cast<double>(f32_[i]) : f64_[i]; }
 
   // The V logits from index `start` as doubles: in place, or widened into `scratch` (V values).
-  const double* row(size_t start, int V, double* scratch) const {
+  // Out of line, as every loop over a row: its callers are compiled for size.
+  [[gnu::noinline]] const double* row(size_t start, int V, double* scratch) const {
     if (!f32_) return f64_ + start;
     for (int v = 0; v < V; ++v) scratch[v] = f32_[start + v];
     return scratch;
   }
 
   // Whether any value is inf or NaN: one branch-free pass over the exponent bits (all ones).
-  // Out of line: validate, its caller, is compiled for size, this loop for speed.
   [[gnu::noinline]] bool any_not_finite() const {
     bool found = false;
     if (f32_)
@@ -116,15 +116,18 @@ MASKLAB_SMALL_CODE void validate(const LossInput& in, const Logits& logits) {
 // when x sits more than ~1.8e308 below the max, where the true value is not a double either.
 // Writes x - m into `shifted` (V values) and returns log z; the exps are summed in order
 // v = 0, 1, ....
-// Out of line: the forward pass and the backward pass's log_softmax share one copy of the
-// vectorised kernels (a call per row of V logits costs nothing measurable).
 [[gnu::noinline]] double shifted_log_z(const double* row, int V, double* shifted) {
   shift_row(row, row_max(row, V), shifted, V);
   return std::log(exp_sum(shifted, V));
 }
 
+// out[v] = x[v] - c for v in [0, n).
+[[gnu::noinline]] void subtract(const double* x, double c, double* out, int n) {
+  for (int v = 0; v < n; ++v) out[v] = x[v] - c;
+}
+
 // log softmax(row) into logp.
-void log_softmax(const double* row, int V, double* logp) {
+[[gnu::noinline]] void log_softmax(const double* row, int V, double* logp) {
   const double log_z = shifted_log_z(row, V, logp);
   for (int v = 0; v < V; ++v) logp[v] -= log_z;
 }
@@ -175,6 +178,30 @@ MASKLAB_SMALL_CODE std::string gradient_not_finite(const LossInput& in, const Lo
   return what;
 }
 
+// One row of log_softmax backward: with g = 0 except g[at] = g_at, out (the row's log-softmax)
+// becomes g - softmax * sum(g). g and exps are V values of scratch.
+[[gnu::noinline]] void backward_row(double* out, double* g, double* exps, int V, int at, double g_at) {
+  std::fill(g, g + V, 0.0);
+  g[at] = g_at;
+  double total = 0;
+  for (int v = 0; v < V; ++v) total += g[v];
+  exp_row(out, exps, V);  // the softmax, as exp(log_softmax)
+  for (int v = 0; v < V; ++v) out[v] = g[v] - exps[v] * total;
+}
+
+// Counts r.gradient's NaN and infinite entries; of the finite ones, the largest |x| and the sum
+// of squares.
+[[gnu::noinline]] void count_not_finite(LossResult& r, double& max_abs, double& squares) {
+  for (double x : r.gradient) {
+    if (std::isnan(x)) ++r.gradient_nan_count;
+    else if (std::isinf(x)) ++r.gradient_inf_count;
+    else {
+      max_abs = std::max(max_abs, std::fabs(x));
+      squares += x * x;
+    }
+  }
+}
+
 // Fills r.gradient with d loss / d logits, following autograd entry by entry in IEEE doubles:
 //   nll_loss backward (cross_entropy) writes -w only at a scored target and nothing at an
 //     ignored one, so a NaN w there is never read;
@@ -182,7 +209,7 @@ MASKLAB_SMALL_CODE std::string gradient_not_finite(const LossInput& in, const Lo
 //   log_softmax backward: g_in = g - softmax * sum(g).
 // Then counts NaN/inf entries and, when all are finite, the max and the L2 norm.
 // r.gradient holds, in each scored row, the log-softmax the forward pass computed.
-void backward(const LossInput& in, const Logits& logits, LossResult& r) {
+MASKLAB_SMALL_CODE void backward(const LossInput& in, const Logits& logits, LossResult& r) {
   const int B = in.B, T = in.T, V = in.V;
   const bool gather = in.per_token_loss == PerTokenLoss::LogSoftmaxGather;
   // A hand-written loss slices logits[:, :-1] against labels[:, 1:]: the last logit is not in it
@@ -198,23 +225,11 @@ void backward(const LossInput& in, const Logits& logits, LossResult& r) {
       double* out = &r.gradient[bt * V];
       // An ignored row the gather still reaches: the forward pass skipped it.
       if (!kept) log_softmax(logits.row(bt * V, V, widened.data()), V, out);
-      std::fill(g.begin(), g.end(), 0.0);
-      g[kept ? y : std::max(y, 0)] = -upstream_weight(in, r, b, kept);
-      double total = 0;
-      for (int v = 0; v < V; ++v) total += g[v];
-      exp_row(out, exps.data(), V);  // the softmax, as exp(log_softmax)
-      for (int v = 0; v < V; ++v) out[v] = g[v] - exps[v] * total;
+      backward_row(out, g.data(), exps.data(), V, kept ? y : std::max(y, 0), -upstream_weight(in, r, b, kept));
     }
 
   double max_abs = 0, squares = 0;
-  for (double x : r.gradient) {
-    if (std::isnan(x)) ++r.gradient_nan_count;
-    else if (std::isinf(x)) ++r.gradient_inf_count;
-    else {
-      max_abs = std::max(max_abs, std::fabs(x));
-      squares += x * x;
-    }
-  }
+  count_not_finite(r, max_abs, squares);
   if (r.gradient_nan_count == 0 && r.gradient_inf_count == 0) {
     r.gradient_max_abs = max_abs;
     r.gradient_norm = std::sqrt(squares);
@@ -304,7 +319,8 @@ int target_at(const LossInput& in, int b, int t) {
   return in.labels[static_cast<size_t>(b) * in.T + t + 1];
 }
 
-LossResult cross_entropy(const LossInput& in) {
+// Compiled for size: its loops are over rows, each row's work is in the kernels above.
+MASKLAB_SMALL_CODE LossResult cross_entropy(const LossInput& in) {
   const Logits logits(in);
   validate(in, logits);
   const int B = in.B, T = in.T, V = in.V;
@@ -327,8 +343,7 @@ LossResult cross_entropy(const LossInput& in) {
       // -log softmax(row)[y]: the loss needs no other entry.
       const double log_z = shifted_log_z(logits.row(bt * V, V, widened.data()), V, shifted.data());
       const double nll = -(shifted[y] - log_z);
-      if (in.gradient)
-        for (int v = 0; v < V; ++v) r.gradient[bt * V + v] = shifted[v] - log_z;
+      if (in.gradient) subtract(shifted.data(), log_z, &r.gradient[bt * V], V);
       r.per_token[bt] = nll;
       row_sum[b] += nll;
       ++r.per_example_targets[b];

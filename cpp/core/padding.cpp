@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <string>
 
+#include "code_size.hpp"
 #include "input_error.hpp"
 #include "limits.hpp"
 
@@ -30,7 +31,8 @@ int truncate_feature(Feature& feature, int max_length, Side side) {
 
 long long round_up(long long n, long long m) { return n % m == 0 ? n : (n / m + 1) * m; }
 
-int padded_length(const std::vector<int>& lengths, const CollateOptions& options, const char* field) {
+// Compiled for size (code_size.hpp): one pass over B lengths, and its messages.
+MASKLAB_SMALL_CODE int padded_length(const std::vector<int>& lengths, const CollateOptions& options, const char* field) {
   int longest = 0;
   for (int n : lengths) longest = std::max(longest, n);
   const std::string noun = std::string(field) == "labels" ? " labels" : " tokens";

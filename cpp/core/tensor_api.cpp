@@ -53,8 +53,8 @@ MASKLAB_SMALL_CODE std::string shape_of(const std::vector<int>& shape) {
   return s;
 }
 
-// Compiled for size (code_size.hpp): these run once per request; the work is in the core's own
-// -O3 functions they call (collate, cross_entropy, the JSON writer).
+// Compiled for size (code_size.hpp; this file is -Os in wasm too): these run once per request;
+// the work is in what they call (collate, cross_entropy's kernels, the JSON writer).
 
 // The inputs by name: each known name at most once, nothing unknown, shapes and counts agreeing.
 class Inputs {
