@@ -249,6 +249,24 @@ test('an example picked by keyboard far down the list says what was found right 
   await p.close();
 });
 
+test('at 375 px an example tapped at the bottom edge of the screen brings its verdict into view', async () => {
+  const { page: p } = await suite.open('doctor.html');
+  await p.setViewportSize({ width: 375, height: 700 });
+  await ready(p);
+  const button = p.locator('.example-button').nth(1);
+  // Scroll so the button's bottom sits on the screen's bottom edge: the line under it is hidden.
+  await button.evaluate((el) => el.scrollIntoView({ block: 'end' }));
+  await button.click();
+  const line = p.locator('.example-result');
+  await line.waitFor();
+  const box = await line.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom, height: innerHeight };
+  });
+  assert.ok(box.top >= 0 && box.bottom <= box.height, `the verdict is on screen (${JSON.stringify(box)})`);
+  await p.close();
+});
+
 test('on a wide screen the verdict stays in view while the form is scrolled', async () => {
   const { page: p } = await suite.open('doctor.html?example=pad-to-max-all-ones');
   await p.setViewportSize({ width: 1280, height: 800 });

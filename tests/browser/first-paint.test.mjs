@@ -10,6 +10,8 @@
 //     the doctor’s first diagnosis without the model-family list;
 //   - the frame every page shares is one script (fewer requests before a page can run);
 //   - the authors page builds its first screen before the first frame, the references after it.
+//   - the Train page builds its settings before the first frame, its charts after it;
+//   - sections marked below-fold (site.css) are skipped while off screen, without moving anything.
 // Timings are not asserted here (they belong to `npm run bench`): only what makes them possible.
 
 import assert from 'node:assert/strict';
@@ -267,5 +269,69 @@ test('authors.html: the builder is built before the first frame, the references 
     assert.deepEqual(problems, []);
   } finally {
     await linked.close();
+  }
+});
+
+// Sections marked "below-fold" (site.css) are skipped by the browser while off screen, so the
+// first frame lays out only the first screen. The mark must change nothing a reader sees: with
+// every section rendered, each heading sits where it sits without the mark (margins, which no
+// longer merge across a contained section, are compensated), and a control inside one is
+// reached by Tab.
+test('authors.html: below-the-fold sections are skipped while off screen, and sit where they would without it', async () => {
+  const { page, problems } = await suite.open('authors.html');
+  try {
+    await page.waitForSelector('body[data-state="ready"]', { timeout: 20_000 });
+    const marked = await page.evaluate(() => [...document.querySelectorAll('.below-fold')].map((s) => ({
+      contentVisibility: getComputedStyle(s).contentVisibility,
+      skipped: !s.lastElementChild.checkVisibility({ contentVisibilityAuto: true }), // its content is skipped, not the section
+    })));
+    assert.ok(marked.length >= 3, 'the authors page marks its reference sections');
+    assert.ok(marked.every((s) => s.contentVisibility === 'auto'), JSON.stringify(marked));
+    assert.ok(marked.at(-1).skipped, 'the last section is skipped before the reader scrolls to it');
+
+    const headings = () => page.evaluate(() => [...document.querySelectorAll('main h2, main h3')].map((h) => Math.round(h.getBoundingClientRect().top + scrollY)));
+    // Render every section once (the browser then keeps each one's real size), then compare.
+    await page.evaluate(async () => {
+      for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) {
+        scrollTo(0, y);
+        await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      }
+      scrollTo(0, 0);
+    });
+    const withMark = await headings();
+    await page.evaluate(() => {
+      for (const section of document.querySelectorAll('.below-fold')) section.classList.remove('below-fold');
+    });
+    assert.deepEqual(withMark, await headings(), 'heading positions with and without the mark');
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+  }
+});
+
+// The Train page's settings are on its first screen; its three charts (uPlot) are built after
+// the first frame. With frames held back, the form is filled and the charts are not there yet.
+test('train.html: the settings come before the first frame, the charts after it', async () => {
+  const { page } = await suite.open('train.html', {
+    prepare: (p) =>
+      p.addInitScript(() => {
+        window.requestAnimationFrame = () => 0;
+      }),
+  });
+  try {
+    await page.waitForFunction(() => document.querySelectorAll('#bug option').length > 1, null, { timeout: 20_000 });
+    await page.waitForTimeout(300);
+    const held = await page.evaluate(() => ({ charts: document.querySelectorAll('#curves .uplot').length, state: document.body.dataset.state ?? '' }));
+    assert.deepEqual(held, { charts: 0, state: '' }, 'the charts wait for a frame');
+  } finally {
+    await page.close();
+  }
+  const { page: normal, problems } = await suite.open('train.html');
+  try {
+    await normal.waitForSelector('body[data-state="ready"]', { timeout: 20_000 });
+    assert.equal(await normal.locator('#curves .uplot').count(), 3, 'then the three charts are built');
+    assert.deepEqual(problems, []);
+  } finally {
+    await normal.close();
   }
 });

@@ -371,6 +371,8 @@ async function pickExample(id) {
     if (mine) li.append(h('p', { class: 'example-result' }));
   }
   showExampleResult();
+  // A button at the bottom edge of a phone's screen would put its verdict just out of view.
+  $('examples').querySelector('.example-result')?.scrollIntoView({ block: 'nearest' });
 }
 
 function showExampleResult() {

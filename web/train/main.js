@@ -10,6 +10,7 @@
 import { h, liveRegion, replaceChildren } from '../shared/dom.js';
 import { postToHost } from '../shared/embed.js';
 import { formatLoss, formatNumber } from '../shared/format.js';
+import { painted } from '../shared/later.js';
 import { initPage } from '../shared/page.js';
 import { renderEmbedPanelLater } from '../shared/share-later.js';
 import { exerciseIndex } from '../exercise/catalog.js';
@@ -198,6 +199,9 @@ function readForm() {
 
 fillForm();
 showBug();
+// The settings are painted before the curves are built: creating the three empty uPlot charts
+// (a layout each) took most of the time before the first frame.
+await painted();
 form.addEventListener('change', () => {
   if (readForm()) {
     showBug();
