@@ -205,9 +205,9 @@ Batch collate(std::vector<Feature> features, const CollateOptions& o) {
     RowLabels row = label_real_tokens(f, o);
 
     const size_t at = static_cast<size_t>(b) * T;
-    int* const ids = &batch.input_ids[at];
-    int* const mask = &batch.attention_mask[at];
-    std::uint8_t* const is_pad = &batch.is_pad[at];
+    int* const ids = batch.input_ids.data() + at;  // data(), not [at]: T may be 0 (all rows empty)
+    int* const mask = batch.attention_mask.data() + at;
+    std::uint8_t* const is_pad = batch.is_pad.data() + at;
     for (int t = 0; t < T; ++t) {
       const bool pad = t < first_real || t >= first_real + n;
       const int id = pad ? pad_id : f.input_ids[t - first_real];
