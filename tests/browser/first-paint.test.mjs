@@ -289,7 +289,24 @@ test('authors.html: below-the-fold sections are skipped while off screen, and si
     assert.ok(marked.every((s) => s.contentVisibility === 'auto'), JSON.stringify(marked));
     assert.ok(marked.at(-1).skipped, 'the last section is skipped before the reader scrolls to it');
 
-    const headings = () => page.evaluate(() => [...document.querySelectorAll('main h2, main h3')].map((h) => Math.round(h.getBoundingClientRect().top + scrollY)));
+    // Each heading is measured while it is on screen: a skipped section keeps the inner layout
+    // it had when it was last rendered, and the live example's frame (the last section) resizes
+    // itself when its exercise loads, which moves the log's heading under it.
+    const headings = () =>
+      page.evaluate(async () => {
+        const tops = [];
+        for (const heading of document.querySelectorAll('main h2, main h3')) {
+          heading.scrollIntoView({ block: 'center' });
+          await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+          tops.push(Math.round(heading.getBoundingClientRect().top + scrollY));
+        }
+        scrollTo(0, 0);
+        return tops;
+      });
+    // Bring the live example into view and wait for its frame's own height (a logged "resize"),
+    // so both layouts compared below hold the same frame.
+    await page.locator('#live-frame').scrollIntoViewIfNeeded();
+    await page.waitForSelector('#message-log .log-entry[data-type="resize"]', { state: 'attached', timeout: 20_000 });
     // Render every section once (the browser then keeps each one's real size), then compare.
     await page.evaluate(async () => {
       for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) {
