@@ -308,7 +308,6 @@ MASKLAB_SMALL_CODE void reduce(const LossInput& in, const std::vector<double>& r
   r.per_example_token_weight.assign(B, std::nullopt);
   if (r.loss)
     for (int b = 0; b < B; ++b) r.per_example_token_weight[b] = upstream_weight(in, r, b, true);
-
 }
 
 }  // namespace
