@@ -290,6 +290,18 @@ test('the nav and the home page lead here', async () => {
 test('at 320 px the page does not scroll sideways; the grid scrolls inside its own box', async () => {
   for (const query of ['doctor.html?example=clm-pad-eos', 'doctor.html?example=flattening-broken', 'doctor.html'])
     assert.equal(await suite.scrollWidthAt(query, 320), 320, query);
+  // The page can still hide overflow inside it: every example button stays within its list.
+  const { page: p } = await suite.open('doctor.html');
+  await p.setViewportSize({ width: 320, height: 700 });
+  await ready(p);
+  const outside = await p.evaluate(() => {
+    const list = document.getElementById('examples').getBoundingClientRect();
+    return [...document.querySelectorAll('.example-button')]
+      .map((b) => ({ text: b.textContent, right: b.getBoundingClientRect().right }))
+      .filter((b) => b.right > list.right + 0.5);
+  });
+  assert.deepEqual(outside, [], 'example buttons wider than their list');
+  await p.close();
 });
 
 test('axe-core finds no accessibility violations, in light and dark', async () => {
