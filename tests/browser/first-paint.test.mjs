@@ -9,7 +9,8 @@
 //   - what a page's ready waits for is asked for at once: the exercise's chunk before any frame,
 //     the doctor’s first diagnosis without the model-family list;
 //   - the frame every page shares is one script (fewer requests before a page can run);
-//   - the authors page builds its first screen before the first frame, the references after it.
+//   - the authors page builds its first screen before the first frame, the references and the
+//     live example's iframe after it (an iframe in the HTML makes a frame before the first paint);
 //   - the Train page builds its settings before the first frame, its charts after it;
 //   - sections marked below-fold (site.css) are skipped while off screen, without moving anything.
 // Timings are not asserted here (they belong to `npm run bench`): only what makes them possible.
@@ -240,12 +241,17 @@ test('authors.html: the builder is built before the first frame, the references 
       protocolRows: document.querySelectorAll('#protocol-table tr').length,
       panelNames: document.querySelectorAll('#panel-reference dt').length,
       xapi: document.getElementById('xapi-example').textContent,
+      iframes: document.querySelectorAll('iframe').length,
       state: document.body.dataset.state ?? '',
     }));
     assert.ok(held.widgets > 1 && held.switches > 0, 'the builder has its choices');
     assert.match(held.url, /exercise\.html\?ex=.*embed=1/);
     assert.ok(held.header, 'the site header is on the first screen');
-    assert.deepEqual({ protocolRows: held.protocolRows, panelNames: held.panelNames, xapi: held.xapi, state: held.state }, { protocolRows: 0, panelNames: 0, xapi: '', state: '' }, 'the references wait for a frame');
+    assert.deepEqual(
+      { protocolRows: held.protocolRows, panelNames: held.panelNames, xapi: held.xapi, iframes: held.iframes, state: held.state },
+      { protocolRows: 0, panelNames: 0, xapi: '', iframes: 0, state: '' },
+      'the references and the live example wait for a frame',
+    );
   } finally {
     await page.close();
   }
@@ -258,8 +264,10 @@ test('authors.html: the builder is built before the first frame, the references 
       panelNames: document.querySelectorAll('#panel-reference dt').length,
       xapi: JSON.parse(document.getElementById('xapi-example').textContent).verb?.id ?? '',
       score: document.getElementById('score-code').textContent.includes('masklab'),
+      live: document.querySelector('.live > iframe#live-frame')?.getAttribute('src') ?? '',
     }));
     assert.ok(built.protocolRows > 0 && built.panelNames > 0 && built.score, JSON.stringify(built));
+    assert.match(built.live, /exercise\.html\?ex=.*embed=1/, 'the live example is in its place, pointed at the first exercise');
     assert.match(built.xapi, /answered/);
     // The heading the link names is on screen once the references above it are built.
     await linked.waitForFunction(() => {
