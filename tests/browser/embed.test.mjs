@@ -276,3 +276,27 @@ test('axe: the host page and the authors page have no violations, light and dark
     }
   });
 });
+
+// On a 320 px phone the authors page's live frame is ~290 px wide, as a course's column would
+// make it. The embedded page takes the width it is given: nothing in it runs past the frame's
+// right edge (the site's 320 px minimum body width is for whole pages, not for embeds).
+for (const colorScheme of ['light', 'dark']) {
+  test(`an embedded exercise fits a frame narrower than 320 px (authors page at 320 px, ${colorScheme})`, async () => {
+    const { page, problems } = await suite.openAt('authors.html', { width: 320, colorScheme });
+    await page.waitForSelector('body[data-state="ready"]');
+    await page.locator('#live-frame').scrollIntoViewIfNeeded();
+    await page.waitForSelector('#message-log li[data-type="resize"]', { state: 'attached', timeout: 20_000 });
+    const frame = page.frame({ url: /exercise\.html/ });
+    await frame.waitForSelector('#passage-box [role="option"]');
+    const fit = await frame.evaluate(() => ({
+      width: document.documentElement.clientWidth,
+      scrollWidth: document.documentElement.scrollWidth,
+      embedded: document.documentElement.classList.contains('embedded'),
+    }));
+    assert.ok(fit.embedded, 'the framed page is in embed mode');
+    assert.ok(fit.width < 320, `the frame is narrower than the phone (${fit.width} px)`);
+    assert.equal(fit.scrollWidth, fit.width, 'no sideways scroll inside the frame');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+}
