@@ -1,0 +1,92 @@
+// Compares the first paint of pages or builds with interleaved cold loads: one load of every
+// variant in turn, round after round, so a slow minute on a shared machine hits them all alike.
+// The pages bench (pages.mjs) loads each page five times in a row: right for a page's figure, too
+// noisy to tell whether a change moves first paint by 10–20 ms. This is for that question.
+//
+//   node scripts/bench/paint-ab.mjs [--runs N] VARIANT...
+//     VARIANT  a page of this checkout's build, e.g. `doctor.html?example=pad-to-max-all-ones`,
+//              or DIR=PAGE for a page of another build, e.g. `/tmp/other/dist=doctor.html`
+//
+//   node scripts/bench/paint-ab.mjs --runs 20 index.html /tmp/before/dist=index.html
+//
+// Prints, per variant, the median, 80th percentile and largest first paint over N loads (default
+// 15), and the same for an empty page loaded in the same rounds: the floor every page sits on at
+// that moment. Figures only, no verdict: read a difference against the spread (docs/performance.md
+// says how the figures of issue 12 were read). Serves each build and launches Chromium exactly as
+// the browser tests do (tests/browser/helpers.mjs); every load uses a new browser context.
+
+import { resolve } from 'node:path';
+
+import { DIST, launchChromium, startSite } from '../../tests/browser/helpers.mjs';
+
+const VIEWPORT = { width: 1100, height: 800 }; // as pages.mjs and the browser tests
+const EMPTY_PAGE = 'data:text/html,<!doctype html><title>empty</title><p>masklab';
+
+function parseArgs(argv) {
+  let runs = 15;
+  const variants = [];
+  for (let i = 0; i < argv.length; i += 1) {
+    if (argv[i] === '--runs') {
+      runs = Number(argv[++i]);
+      if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs needs a whole number ≥ 1');
+    } else {
+      // DIR=PAGE: the "=" that ends DIR comes before the page's query (which has its own "=").
+      const at = argv[i].indexOf('=');
+      const query = argv[i].indexOf('?');
+      const hasDir = at > 0 && (query < 0 || at < query);
+      variants.push({ label: argv[i], root: hasDir ? resolve(argv[i].slice(0, at)) : DIST, page: hasDir ? argv[i].slice(at + 1) : argv[i] });
+    }
+  }
+  if (!variants.length) throw new Error('name at least one page, e.g. `index.html` (see the comment at the top)');
+  return { runs, variants };
+}
+
+async function firstPaint(browser, url) {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  try {
+    const page = await context.newPage();
+    const response = await page.goto(url, { waitUntil: 'load' });
+    // A mistyped page would be measured as the server's "not found" text.
+    if (response && !response.ok()) throw new Error(`${url}: HTTP ${response.status()}`);
+    await page.waitForFunction(() => performance.getEntriesByType('paint').length > 0, null, { timeout: 10_000 });
+    return await page.evaluate(() => performance.getEntriesByType('paint').find((e) => e.name === 'first-paint')?.startTime);
+  } finally {
+    await context.close();
+  }
+}
+
+const sorted = (xs) => [...xs].sort((a, b) => a - b);
+// Nearest-rank percentile: the smallest value with at least p% of the samples at or below it.
+const percentile = (xs, p) => sorted(xs)[Math.max(0, Math.ceil((p / 100) * xs.length) - 1)];
+
+async function main() {
+  const { runs, variants } = parseArgs(process.argv.slice(2));
+  const sites = new Map(); // build folder -> its server
+  for (const { root } of variants) if (!sites.has(root)) sites.set(root, await startSite({ root }));
+  const browser = await launchChromium();
+  const rows = [{ label: 'empty page (the floor)', url: EMPTY_PAGE, times: [] }];
+  for (const v of variants) rows.push({ label: v.label, url: sites.get(v.root).url + v.page, times: [] });
+  try {
+    for (let round = 0; round < runs; round += 1) {
+      for (const row of rows) {
+        const t = await firstPaint(browser, row.url);
+        if (t !== undefined) row.times.push(t);
+      }
+    }
+  } finally {
+    await browser.close();
+    for (const site of sites.values()) await site.close();
+  }
+  const width = Math.max(...rows.map((r) => r.label.length));
+  console.log(`first paint, ms since navigation start; ${runs} interleaved cold loads per variant`);
+  console.log(`${'variant'.padEnd(width)}  median    p80    max`);
+  for (const { label, times } of rows) {
+    const fig = (x) => (x === undefined ? '—' : x.toFixed(0)).padStart(6);
+    console.log(`${label.padEnd(width)}  ${fig(percentile(times, 50))} ${fig(percentile(times, 80))} ${fig(times.length ? Math.max(...times) : undefined)}`);
+  }
+}
+
+main().catch((error) => {
+  console.error(`paint-ab: ${error.message.split('\n')[0]}`);
+  process.exit(2); // also stops a server already started
+});
