@@ -11,7 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 import { inlineStyles } from './scripts/vite/inline-styles.mjs';
+import { pageOf } from './scripts/vite/page-graph.mjs';
 import { preloadWasm } from './scripts/vite/preload-wasm.mjs';
+import { pageIdOf, siteFooterHtml, siteHeaderHtml } from './web/shared/site-frame.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, 'web');
@@ -73,6 +75,22 @@ const sharedHead = {
   },
 };
 
+// The header and footer of every page listed in SITE_PAGES, written into its HTML so they are in
+// the first paint (web/shared/site-frame.js). Other pages (the stand-in host page) get neither.
+const sharedFrame = {
+  name: 'masklab-page-frame',
+  transformIndexHtml: {
+    order: 'pre',
+    handler: (html, ctx) => {
+      const id = pageIdOf(pageOf(root, ctx.filename));
+      if (id === null) return html;
+      return html
+        .replace(/<body[^>]*>/, (body) => `${body}\n    ${siteHeaderHtml(id)}`)
+        .replace(/<\/body>/, (end) => `  ${siteFooterHtml()}\n  ${end}`);
+    },
+  },
+};
+
 // The frame every page loads (header, embed mode, lazy sections, URL state, number format, Vite's
 // dynamic-import helper) as one chunk. Left to itself the bundler splits these small modules by
 // which pages share each one, into 8–9 files of 0.2–2 KB gzip; a page then asked for 12–17
@@ -84,8 +102,9 @@ const FRAME_MODULES = /web[\\/]shared[\\/](dom|embed|page|later|share-later|url-
 export default defineConfig({
   root,
   base: './',
-  // After Vite has written each page's tags: its styles inline, its wasm preloaded (scripts/vite/).
-  plugins: [sharedHead, inlineStyles({ root }), preloadWasm({ root })],
+  // The shared head and frame first; after Vite has written each page's tags: its styles inline,
+  // its wasm preloaded (scripts/vite/).
+  plugins: [sharedHead, sharedFrame, inlineStyles({ root }), preloadWasm({ root })],
   build: {
     outDir: resolve(here, 'dist'),
     emptyOutDir: true,

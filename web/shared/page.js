@@ -1,29 +1,15 @@
-// page.js — the frame every masklab page shares: header navigation, footer, embed mode and
-// URL switches that hide panels.
+// page.js — what every masklab page does first: wire the shared header, switch embed mode on, and
+// hide the panels the URL asks to hide.
 //
 //   initPage({ widget: 'grid' });   // call once, first thing in a page's module
 //   initPage({ widget: 'authors', bare: true });   // no header or footer (a stand-in host page)
 //
-// The navigation lists SITE_PAGES (site-pages.js: add a page there). On narrow screens it folds
-// into a Menu button, so it takes one line, not four.
-//
-// In embed mode (?embed=1 or framed) the header and footer are left out, the page gets the
-// class "embedded", and `ready`/`resize` messages start (embed.js). ?hide=a,b hides every
-// element with data-panel="a" or "b", as TensorFlow Playground's teacher switches do.
+// The header and footer are in the page's HTML (site-frame.js, written in by the build). Here the
+// Menu button gets its behaviour. In embed mode (?embed=1 or framed) both are taken out, the page
+// gets the class "embedded", and `ready`/`resize` messages start (embed.js). ?hide=a,b hides
+// every element with data-panel="a" or "b", as TensorFlow Playground's teacher switches do.
 
-import { h } from './dom.js';
 import { isEmbedded, startEmbedding } from './embed.js';
-import { SITE_PAGES } from './site-pages.js';
-
-export const NAV = SITE_PAGES.filter((page) => page.nav).map((page) => ({ href: page.href, label: page.nav, id: page.id }));
-
-// Every user-visible string of the frame, in one place.
-export const PAGE_TEXT = {
-  skip: 'Skip to content',
-  menu: 'Menu',
-  navLabel: 'masklab',
-  footer: 'Every number here is computed in your browser by masklab’s C++ core, compiled to WebAssembly. Free, no sign-in.',
-};
 
 export function hiddenPanels(search = location.search) {
   const raw = new URLSearchParams(search).get('hide') ?? '';
@@ -35,15 +21,11 @@ export function applyHiddenPanels(root = document) {
   for (const el of root.querySelectorAll('[data-panel]')) if (hidden.has(el.dataset.panel)) el.hidden = true;
 }
 
-function siteHeader(widget) {
-  const list = h(
-    'ul',
-    { id: 'site-nav-list' },
-    NAV.map((item) => h('li', {}, h('a', { href: item.href, 'aria-current': item.id === widget ? 'page' : undefined }, item.label))),
-  );
-  // The Menu button only shows on narrow screens (site.css); wide screens show the list.
-  const menu = h('button', { type: 'button', class: 'menu-button secondary', 'aria-expanded': 'false', 'aria-controls': 'site-nav-list' }, PAGE_TEXT.menu);
-  const nav = h('nav', { 'aria-label': PAGE_TEXT.navLabel, class: 'site-nav' }, menu, list);
+// The Menu button only shows on narrow screens (site.css); wide screens show the list.
+function wireMenu(header) {
+  const nav = header.querySelector('.site-nav');
+  const menu = header.querySelector('.menu-button');
+  if (!nav || !menu) return;
   const setOpen = (open) => {
     menu.setAttribute('aria-expanded', String(open));
     nav.classList.toggle('open', open);
@@ -55,23 +37,18 @@ function siteHeader(widget) {
       menu.focus();
     }
   });
-  const current = NAV.find((item) => item.id === widget);
-  return h(
-    'header',
-    { class: 'site-header' },
-    h('a', { class: 'skip-link', href: '#main' }, PAGE_TEXT.skip),
-    h('a', { class: 'brand', href: './index.html' }, h('span', { class: 'brand-mark', 'aria-hidden': 'true' }, '▦'), ' masklab'),
-    current && current.id !== 'home' ? h('span', { class: 'current-page', 'aria-hidden': 'true' }, current.label) : null,
-    nav,
-  );
 }
 
 export function initPage({ widget, bare = false }) {
   const embedded = isEmbedded();
   document.documentElement.classList.toggle('embedded', embedded);
-  if (!embedded && !bare) {
-    document.body.prepend(siteHeader(widget));
-    document.body.append(h('footer', { class: 'site-footer' }, h('p', {}, PAGE_TEXT.footer)));
+  const header = document.querySelector('body > .site-header');
+  const footer = document.querySelector('body > .site-footer');
+  if (embedded || bare) {
+    header?.remove();
+    footer?.remove();
+  } else if (header) {
+    wireMenu(header);
   }
   applyHiddenPanels();
   if (embedded) startEmbedding(widget);
