@@ -26,7 +26,6 @@ import { createPolicyForm } from './policy-form.js';
 import { presetById } from './presets.js';
 import { templateFromLink, templateToLink } from './template-link.js';
 import { CHIP_TEXT, createChipLegend, createTokenChips } from './token-chips.js';
-import './chat.css';
 
 // Every user-visible string of the page script, in one place.
 const TEXT = {
