@@ -130,8 +130,13 @@ test('the builder’s one snippet embeds and sizes itself on a page from another
   host = await startHostSite({
     '/course.html': `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>A course</title></head>
 <body><h1>Week 3</h1>${snippet}
-<script>window.__events = []; document.getElementById(${JSON.stringify(frameId)}).addEventListener('masklab', (e) => window.__events.push(e.detail));</script>
+<script>window.__events = []; document.getElementById(${JSON.stringify(frameId)}).addEventListener('masklab', (e) => window.__events.push(e.detail));
+window.__hiddenAtFirst = getComputedStyle(document.getElementById(${JSON.stringify(frameId)})).visibility === 'hidden';</script>
 </body></html>`,
+    // The same snippet framing a page that never says "ready" (a broken or blocked page).
+    '/silent-course.html': `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>A course</title></head>
+<body>${snippet.replace(/src="[^"]+"/, 'src="/silent.html"')}</body></html>`,
+    '/silent.html': '<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"></head><body><p>no masklab here</p></body></html>',
     // Where a hostile page would send the frame: same window as the frame, another origin.
     '/spoof.html': `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"></head><body><script>
 parent.postMessage({ source: 'masklab', type: 'resize', height: 20000 }, '*');
@@ -144,6 +149,9 @@ parent.postMessage({ source: 'masklab', type: 'answered', score: 99, maxScore: 3
   await page.goto(host.url('/course.html'));
   const frameSel = `#${frameId}`;
   await page.waitForFunction(() => window.__events.some((d) => d.type === 'resize'));
+  // The frame was kept invisible until its page said "ready", then shown.
+  assert.equal(await page.evaluate(() => window.__hiddenAtFirst), true, 'the frame is hidden while its page loads');
+  assert.equal(await page.$eval(frameSel, (el) => getComputedStyle(el).visibility), 'visible');
   const frame = page.frameLocator(frameSel);
   await frame.locator('body[data-state="ready"]').waitFor();
   const contentHeight = () => frame.locator('html').evaluate((el) => Math.ceil(el.getBoundingClientRect().height));
@@ -184,6 +192,14 @@ parent.postMessage({ source: 'masklab', type: 'answered', score: 99, maxScore: 3
   assert.deepEqual(hostProblems, []);
   assert.deepEqual(problems, []);
   await page.close();
+
+  // A framed page that never says "ready" is shown anyway, a few seconds after it has loaded.
+  const silent = await suite.browser.context.newPage();
+  await silent.goto(host.url('/silent-course.html'));
+  const silentSel = `#${frameId}`;
+  assert.equal(await silent.$eval(silentSel, (el) => getComputedStyle(el).visibility), 'hidden');
+  await silent.waitForFunction((sel) => getComputedStyle(document.querySelector(sel)).visibility === 'visible', silentSel, { timeout: 10_000 });
+  await silent.close();
 });
 
 test('the bare host page’s log checks the origin: a page framing it cannot spoof a score or a size', async () => {

@@ -19,6 +19,8 @@ export const PROTOCOL_SOURCE = 'masklab';
 // cannot make the host page 20,000 px tall or collapse it).
 export const MIN_HEIGHT = 200;
 export const MAX_HEIGHT = 40000;
+// How long after its frame has loaded a snippet shows a page that never said "ready".
+const SHOW_ANYWAY_MS = 3000;
 
 export function isEmbedded() {
   const params = new URLSearchParams(globalThis.location?.search ?? '');
@@ -84,21 +86,28 @@ function attr(text) {
  * and re-dispatches the frame's messages as a "masklab" DOM event on the iframe. It accepts a
  * message only from that iframe's window and from the masklab site's origin. `src` must be
  * absolute; `id` names the iframe (unique per snippet, so several embeds can share a page).
+ * The frame stays invisible (its room kept) until the page inside has drawn itself and says
+ * "ready": the host never shows it half-built, with the site's header it drops in embed mode, or
+ * at its first height. A page that never says so is shown anyway, 3 s after the frame has loaded.
  * Example: embedSnippet('https://x.org/masklab/exercise.html?ex=double-shift&embed=1', 'masklab exercise', 900, 'masklab-exercise-k3x9')
  */
 export function embedSnippet(src, title, height = 640, id = 'masklab-frame') {
   const origin = new URL(src).origin;
   const safeId = String(id).replace(/[^A-Za-z0-9_-]/g, '');
   return `<iframe id="${safeId}" src="${attr(src.replace(/"/g, '%22'))}" title="${attr(title)}"
-        width="100%" height="${Number(height)}" style="border:0;max-width:100%" loading="lazy"></iframe>
+        width="100%" height="${Number(height)}" style="border:0;max-width:100%;visibility:hidden" loading="lazy"></iframe>
 <script>
-  // masklab: size the frame to its content; scores arrive as a "masklab" event on the iframe.
+  // masklab: show the frame once drawn, size it to its content; scores arrive as a "masklab"
+  // event on the iframe.
   (function () {
     var frame = document.getElementById(${JSON.stringify(safeId)});
+    var show = function () { frame.style.visibility = ''; };
+    frame.addEventListener('load', function () { setTimeout(show, ${SHOW_ANYWAY_MS}); });
     window.addEventListener('message', function (event) {
       if (event.source !== frame.contentWindow || event.origin !== ${JSON.stringify(origin)}) return;
       var data = event.data;
       if (!data || data.source !== 'masklab') return;
+      show();
       if (data.type === 'resize' && isFinite(data.height)) {
         frame.height = String(Math.min(${MAX_HEIGHT}, Math.max(${MIN_HEIGHT}, Math.ceil(data.height))));
       }
