@@ -240,6 +240,8 @@ test('the course authors page embeds a live exercise and logs its messages', asy
   assert.equal(await page.locator('#message-log li[data-type="ready"]').count(), 0);
   await page.locator('#live-frame').scrollIntoViewIfNeeded();
   await page.waitForSelector('#message-log li[data-type="ready"]');
+  const frameVisibility = () => page.$eval('#live-frame', (el) => getComputedStyle(el).visibility);
+  assert.equal(await frameVisibility(), 'visible', 'shown once the exercise has drawn itself');
   // The builder turns choices into an embed URL with hide switches.
   await page.check('#hide-followups');
   await page.check('#hide-references');
@@ -255,7 +257,9 @@ test('the course authors page embeds a live exercise and logs its messages', asy
   assert.match(await page.textContent('#builder-hide legend'), /tick one to hide it/);
   // Show it in the live example: the log starts again with the new frame's ready.
   await page.click('#builder-preview');
+  assert.equal(await frameVisibility(), 'hidden', 'blank while the new page loads, as the snippet keeps it');
   await page.waitForSelector('#message-log li[data-type="ready"]');
+  await page.waitForFunction(() => getComputedStyle(document.getElementById('live-frame')).visibility === 'visible');
   assert.equal(new URL(await page.getAttribute('#live-frame', 'src')).searchParams.get('hide'), 'followups,references');
   assert.deepEqual(problems, []);
   await page.close();

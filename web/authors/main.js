@@ -78,6 +78,17 @@ const frame = h('iframe', { id: 'live-frame', class: 'live-frame', title: TEXT.l
 const placeFrame = () => {
   if (!frame.isConnected) document.querySelector('.live').prepend(frame);
 };
+// Blank (its room kept) until the page inside has drawn itself and posts its first message, as
+// the snippet keeps an author's frame (shared/embed.js); shown anyway 3 s after it has loaded.
+const showFrame = () => frame.classList.remove('loading');
+const pointFrame = (src) => {
+  frame.classList.add('loading');
+  frame.src = src;
+};
+window.addEventListener('message', (event) => {
+  if (event.source === frame.contentWindow) showFrame();
+});
+frame.addEventListener('load', () => setTimeout(showFrame, 3000));
 const lastAnswer = document.getElementById('last-answer');
 const log = createMessageLog(document.getElementById('message-log'), frame, {
   onAnswered(data) {
@@ -164,7 +175,7 @@ document.getElementById('builder-preview').addEventListener('click', () => {
   lastAnswer.textContent = '';
   frame.title = currentTitle(choice);
   frame.height = String(choice.height);
-  frame.src = widgetUrl(choice);
+  pointFrame(widgetUrl(choice));
   placeFrame();
   previewNote.textContent = TEXT.previewed;
   // Show it: the frame loads when in view (loading="lazy"), and the author asked to see it.
@@ -214,5 +225,5 @@ replaceChildren(
 // The live example last: it loads when near the screen (loading="lazy"), and that is measured
 // against the finished page, not one whose references are still empty (it was then near enough
 // to load an exercise and the core on the first view). Unless Preview has already pointed it.
-if (!frame.getAttribute('src')) frame.src = widgetUrl({ widget: 'exercise', exercise: firstExercise, hide: [] });
+if (!frame.getAttribute('src')) pointFrame(widgetUrl({ widget: 'exercise', exercise: firstExercise, hide: [] }));
 document.body.dataset.state = 'ready';
