@@ -137,6 +137,9 @@ window.__hiddenAtFirst = getComputedStyle(document.getElementById(${JSON.stringi
     '/silent-course.html': `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>A course</title></head>
 <body>${snippet.replace(/src="[^"]+"/, 'src="/silent.html"')}</body></html>`,
     '/silent.html': '<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"></head><body><p>no masklab here</p></body></html>',
+    // The snippet on a site that strips scripts (some course platforms do): only the iframe is left.
+    '/stripped-course.html': `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>A course</title></head>
+<body>${snippet.replace(/<script>[\s\S]*<\/script>/, '')}</body></html>`,
     // Where a hostile page would send the frame: same window as the frame, another origin.
     '/spoof.html': `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"></head><body><script>
 parent.postMessage({ source: 'masklab', type: 'resize', height: 20000 }, '*');
@@ -200,6 +203,13 @@ parent.postMessage({ source: 'masklab', type: 'answered', score: 99, maxScore: 3
   assert.equal(await silent.$eval(silentSel, (el) => getComputedStyle(el).visibility), 'hidden');
   await silent.waitForFunction((sel) => getComputedStyle(document.querySelector(sel)).visibility === 'visible', silentSel, { timeout: 10_000 });
   await silent.close();
+
+  // Without its script the frame is not sized, but it is shown: nothing hides it.
+  const stripped = await suite.browser.context.newPage();
+  await stripped.goto(host.url('/stripped-course.html'));
+  assert.equal(await stripped.locator('script').count(), 0);
+  assert.equal(await stripped.$eval(silentSel, (el) => getComputedStyle(el).visibility), 'visible');
+  await stripped.close();
 });
 
 test('the bare host page’s log checks the origin: a page framing it cannot spoof a score or a size', async () => {

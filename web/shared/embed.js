@@ -88,19 +88,22 @@ function attr(text) {
  * absolute; `id` names the iframe (unique per snippet, so several embeds can share a page).
  * The frame stays invisible (its room kept) until the page inside has drawn itself and says
  * "ready": the host never shows it half-built, with the site's header it drops in embed mode, or
- * at its first height. A page that never says so is shown anyway, 3 s after the frame has loaded.
+ * at its first height. A page that never says so is shown anyway, 3 s after the frame has loaded;
+ * a host that strips the script shows the frame at once, at its starting height.
  * Example: embedSnippet('https://x.org/masklab/exercise.html?ex=double-shift&embed=1', 'masklab exercise', 900, 'masklab-exercise-k3x9')
  */
 export function embedSnippet(src, title, height = 640, id = 'masklab-frame') {
   const origin = new URL(src).origin;
   const safeId = String(id).replace(/[^A-Za-z0-9_-]/g, '');
   return `<iframe id="${safeId}" src="${attr(src.replace(/"/g, '%22'))}" title="${attr(title)}"
-        width="100%" height="${Number(height)}" style="border:0;max-width:100%;visibility:hidden" loading="lazy"></iframe>
+        width="100%" height="${Number(height)}" style="border:0;max-width:100%" loading="lazy"></iframe>
 <script>
   // masklab: show the frame once drawn, size it to its content; scores arrive as a "masklab"
   // event on the iframe.
   (function () {
     var frame = document.getElementById(${JSON.stringify(safeId)});
+    // Hidden by this script, not by the tag: where a site strips scripts, the frame still shows.
+    frame.style.visibility = 'hidden';
     var show = function () { frame.style.visibility = ''; };
     frame.addEventListener('load', function () { setTimeout(show, ${SHOW_ANYWAY_MS}); });
     window.addEventListener('message', function (event) {
