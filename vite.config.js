@@ -97,7 +97,7 @@ const sharedFrame = {
 // scripts before it could run, and over HTTP/1.1 (6 connections per host) that is three waves
 // of requests. One file is also smaller in gzip than its parts; a page that does not use all of
 // it (URL state, the number format) gets under 1.5 KB it does not run.
-const FRAME_MODULES = /web[\\/]shared[\\/](dom|embed|page|later|share-later|url-state|format|site-pages)\.js$|preload-helper/;
+const FRAME_MODULES = /web[\\/]shared[\\/](dom|embed|escape-html|page|later|share-later|url-state|format|site-pages)\.js$|preload-helper/;
 
 export default defineConfig({
   root,

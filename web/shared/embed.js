@@ -13,6 +13,8 @@
 // so a host never sizes the frame to the loading line first. Nothing secret is sent: a score and
 // the learner's marks. Nothing is received. The authors page documents this as a table.
 
+import { escapeHtml } from './escape-html.js';
+
 export const PROTOCOL_SOURCE = 'masklab';
 
 // The frame is never sized outside these bounds by the snippet (a hostile or broken frame
@@ -77,10 +79,6 @@ export function startEmbedding(widget) {
   });
 }
 
-function attr(text) {
-  return String(text).replace(/[&"<>]/g, (c) => ({ '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;' })[c]);
-}
-
 /**
  * The snippet a course author pastes: the iframe and a small script that sizes it to its content
  * and re-dispatches the frame's messages as a "masklab" DOM event on the iframe. It accepts a
@@ -95,7 +93,7 @@ function attr(text) {
 export function embedSnippet(src, title, height = 640, id = 'masklab-frame') {
   const origin = new URL(src).origin;
   const safeId = String(id).replace(/[^A-Za-z0-9_-]/g, '');
-  return `<iframe id="${safeId}" src="${attr(src.replace(/"/g, '%22'))}" title="${attr(title)}"
+  return `<iframe id="${safeId}" src="${escapeHtml(src.replace(/"/g, '%22'))}" title="${escapeHtml(title)}"
         width="100%" height="${Number(height)}" style="border:0;max-width:100%" loading="lazy"></iframe>
 <script>
   // masklab: show the frame once drawn, size it to its content; scores arrive as a "masklab"
