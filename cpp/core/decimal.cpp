@@ -237,6 +237,17 @@ std::string print_f(double x, int decimals) {
   return out + scaled;
 }
 
+int read_exponent(const char*& p, const char* end) {
+  if (p >= end || (*p != 'e' && *p != 'E')) return 0;
+  ++p;
+  bool negative = false;
+  if (p < end && (*p == '+' || *p == '-')) negative = *p++ == '-';
+  int e = 0;
+  for (; p < end && *p >= '0' && *p <= '9'; ++p)
+    if (e < 100000) e = e * 10 + (*p - '0');
+  return negative ? -e : e;
+}
+
 double parse(const char* text, std::size_t size) {
   const char* p = text;
   const char* end = text + size;
@@ -263,15 +274,7 @@ double parse(const char* text, std::size_t size) {
     if (n < kKept) kept[n++] = *p;
     else more = more || *p != '0';
   }
-  if (p < end && (*p == 'e' || *p == 'E')) {
-    ++p;
-    bool negative_exp = false;
-    if (p < end && (*p == '+' || *p == '-')) negative_exp = *p++ == '-';
-    int e = 0;
-    for (; p < end && *p >= '0' && *p <= '9'; ++p)
-      if (e < 100000) e = e * 10 + (*p - '0');
-    point += negative_exp ? -e : e;
-  }
+  point += read_exponent(p, end);
   while (n > 0 && kept[n - 1] == '0') --n;
   const double zero = negative ? -0.0 : 0.0;
   const double infinity = negative ? -__builtin_huge_val() : __builtin_huge_val();

@@ -25,4 +25,9 @@ std::string print_f(double x, int decimals);
 // even; ±infinity when it is beyond the largest double, ±0 below the smallest — as strtod.
 double parse(const char* text, std::size_t size);
 
+// The exponent part of a number's text, (e|E)[+-]digits, read at p: its value, and p moved past
+// it; 0 with p unmoved when p is not at an 'e'. Digits stop counting once the value passes 100000
+// (no double is that many powers of ten from 1), so a long run of them cannot overflow an int.
+int read_exponent(const char*& p, const char* end);
+
 }  // namespace masklab::decimal

@@ -66,15 +66,7 @@ double to_double(const char* text, size_t size) {
     ++p;
     digits(true);
   }
-  if (p < end && (*p == 'e' || *p == 'E')) {
-    ++p;
-    bool negative_exp = false;
-    if (p < end && (*p == '+' || *p == '-')) negative_exp = *p++ == '-';
-    int e = 0;
-    for (; p < end && *p >= '0' && *p <= '9'; ++p)
-      if (e < 100000) e = e * 10 + (*p - '0');
-    exponent10 += negative_exp ? -e : e;
-  }
+  exponent10 += decimal::read_exponent(p, end);
   static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                                       1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
   if (exact && exponent10 >= -22 && exponent10 <= 22) {

@@ -16,6 +16,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <utility>
 
 #include "decimal.hpp"
 
@@ -62,6 +63,28 @@ TEST_CASE("parse finds the nearest double, ties to even, and saturates as strtod
   CHECK(parse("-1e400") == -HUGE_VAL);
   CHECK(parse("0.000123e3") == 0.123);
   CHECK(same_bits(parse("0.000"), 0.0));
+}
+
+TEST_CASE("read_exponent reads (e|E)[+-]digits and leaves the pointer after it") {
+  const auto read = [](const std::string& text) {
+    const char* p = text.data();
+    const int value = masklab::decimal::read_exponent(p, text.data() + text.size());
+    return std::make_pair(value, static_cast<int>(p - text.data()));
+  };
+  CHECK(read("e5") == std::make_pair(5, 2));
+  CHECK(read("E-12,") == std::make_pair(-12, 4));  // stops at the first non-digit
+  CHECK(read("e+007") == std::make_pair(7, 5));
+  CHECK(read("5") == std::make_pair(0, 0));  // no exponent: nothing read
+  CHECK(read("") == std::make_pair(0, 0));
+  // 30 nines: the value stops growing past 100000 (here 999999) instead of overflowing, and every
+  // digit is still consumed.
+  const auto [big, used] = read("e" + std::string(30, '9'));
+  CHECK(big == 999999);
+  CHECK(used == 31);
+  CHECK(read("e-" + std::string(30, '9')).first == -999999);
+  // What parse makes of it: beyond any double, either way.
+  CHECK(std::isinf(parse("1e" + std::string(30, '9'))));
+  CHECK(same_bits(parse("1e-" + std::string(30, '9')), 0.0));
 }
 
 TEST_CASE("print_g and parse agree with the standard library on random doubles") {
