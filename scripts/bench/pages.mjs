@@ -6,8 +6,8 @@
 //   - on the token grid: latency from pressing Enter on a labels cell to the new loss on screen;
 //   - on the loss-dilution page: latency from a slider step to the new headline numbers on
 //     screen, and a 21-step drag at one step per frame (total time, longest task);
-//   - the first paint of an empty page in the same harness: the floor the page figures sit on
-//     (on a loaded machine it rises with them);
+//   - the first paint of an empty page, loaded in the same rounds as the pages: the floor the
+//     page figures sit on (on a loaded machine it rises with them);
 //   - the targets of issue 12 next to each figure (ready ≤ 400 ms, goal 250; first paint ≤ 150
 //     ms; ≤ 150 KiB gzip on the first view; dilution ready ≤ 600 ms; a slider step ≤ 1 frame).
 // Figures only, no assertions: timings vary with the machine and its load (the load average is
@@ -30,7 +30,9 @@ import { gzipSync } from 'node:zlib';
 
 import { DIST, REPO_ROOT, launchChromium, startHostSite, startSite } from '../../tests/browser/helpers.mjs';
 
-const COLD_LOADS = 5;
+// Cold loads per page, taken in rounds: one load of every page (and of an empty page) per round,
+// so a slow minute on a shared machine hits every page alike instead of one page's five loads.
+const COLD_LOADS = 7;
 const TOGGLES = 30;
 const SLIDER_STEPS = 21;
 const FRAME_MS = 1000 / 60;
@@ -433,9 +435,9 @@ async function sliderSteps(browser, url) {
 // under every page's figure on this machine at this moment, to read the others against.
 // `url` (default: a data: URL, no network at all) may be an empty page served over HTTP by the same
 // kind of local server as the site, which adds the one round trip every page pays for its HTML.
-async function emptyPageFirstPaint(browser, url = 'data:text/html,<!doctype html><title>empty</title><p>masklab') {
+async function emptyPageFirstPaint(browser, url = 'data:text/html,<!doctype html><title>empty</title><p>masklab', loads = COLD_LOADS) {
   const times = [];
-  for (let i = 0; i < COLD_LOADS; i += 1) {
+  for (let i = 0; i < loads; i += 1) {
     const context = await browser.newContext({ viewport: VIEWPORT });
     try {
       const page = await context.newPage();
@@ -529,16 +531,24 @@ async function main() {
 
     const rows = [['page', 'requests', 'gzip KiB', 'scrolled', 'first paint', 'ready median', 'ready min', 'targets', 'interactive means']];
     const notes = [];
-    for (const spec of PAGES.filter((p) => ONLY_PAGES.length === 0 || ONLY_PAGES.includes(p.name))) {
-      const url = site.url + (typeof spec.path === 'function' ? spec.path({ firstExercise }) : spec.path);
-      // Warm-up load, not counted: the first load after launch also pays for starting a renderer
-      // process type and the server's first file reads. It doubles as the bytes measurement.
-      const bytes = await transfer(browser, url, spec);
-      const loads = [];
-      for (let i = 0; i < COLD_LOADS; i += 1) {
-        loads.push(await coldLoad(browser, url, spec));
-        if (loads.at(-1).error) break; // a page that timed out once would only time out again
+    const specs = PAGES.filter((p) => ONLY_PAGES.length === 0 || ONLY_PAGES.includes(p.name));
+    const urls = specs.map((spec) => site.url + (typeof spec.path === 'function' ? spec.path({ firstExercise }) : spec.path));
+    // Warm-up loads, not counted: the first load after launch also pays for starting a renderer
+    // process type and the server's first file reads. They double as the bytes measurement.
+    const transfers = [];
+    for (const [i, spec] of specs.entries()) transfers.push(await transfer(browser, urls[i], spec));
+    const loadsOf = specs.map(() => []);
+    const floor = [];
+    for (let round = 0; round < COLD_LOADS; round += 1) {
+      for (const [i, spec] of specs.entries()) {
+        if (loadsOf[i].at(-1)?.error) continue; // a page that timed out once would only time out again
+        loadsOf[i].push(await coldLoad(browser, urls[i], spec));
       }
+      floor.push(...(await emptyPageFirstPaint(browser, undefined, 1)));
+    }
+    for (const [i, spec] of specs.entries()) {
+      const bytes = transfers[i];
+      const loads = loadsOf[i];
       const ready = markStats(loads, 'ready');
       const paint = markStats(loads, 'firstPaint');
       const readyLimit = spec.readyMs ?? TARGET.readyMs;
@@ -566,15 +576,15 @@ async function main() {
       }
     }
 
-    console.log(`\nmasklab pages: ${buildState === 'given with --dist: ' + DIST_DIR ? DIST_DIR : `dist/ (${buildState})`} in headless Chromium, ${COLD_LOADS} cold loads per page (new context each)`);
+    console.log(`\nmasklab pages: ${buildState === 'given with --dist: ' + DIST_DIR ? DIST_DIR : `dist/ (${buildState})`} in headless Chromium, ${COLD_LOADS} cold loads per page (new context each),`);
+    console.log(`taken in ${COLD_LOADS} rounds of one load of every page and of an empty page; figures are medians`);
     console.log(`load average at the start (1, 5, 15 min): ${load} — figures taken while other work runs are noisy`);
     console.log(`bytes: every response of one extra load, all frames; gzip = sum of each body at gzip -9, on the first view`);
     console.log(`and after scrolling to the end ("scrolled"). exercise = ${firstExercise}`);
     console.log(`targets: ready ≤ ${TARGET.readyMs} ms (goal ${TARGET.readyGoalMs}), first paint ≤ ${TARGET.firstPaintMs} ms, first view ≤ ${TARGET.gzipKiB} KiB gzip`);
     table(rows);
     for (const note of notes) console.log(note);
-    const floor = await emptyPageFirstPaint(browser);
-    if (floor.length) console.log(`first paint of an empty page in the same harness (the floor now): median ${ms(median(floor))}, min ${ms(Math.min(...floor))}`);
+    if (floor.length) console.log(`first paint of an empty page in the same rounds (the floor every page sits on): median ${ms(median(floor))}, min ${ms(Math.min(...floor))}`);
     const host = await startHostSite({ '/empty.html': '<!doctype html><html lang="en"><meta charset="utf-8"><title>empty</title><p>masklab' });
     try {
       const served = await emptyPageFirstPaint(browser, host.url('/empty.html'));
