@@ -68,6 +68,36 @@ test('home: levels and topics filter the list, the URL keeps them, Show all clea
   await page.close();
 });
 
+test('home and the exercise list: a link’s unusable filters are named at the top, tracking parameters are not', async () => {
+  const { page, problems } = await suite.open('index.html?level=expert&tag=padding,no-such-topic&utm_source=mail&fbclid=x&ex=1');
+  await page.waitForSelector('body[data-state="ready"]');
+  const note = page.locator('#url-note');
+  assert.ok(await note.isVisible());
+  const items = await note.locator('li').allTextContents();
+  assert.deepEqual(items, [
+    'URL parameter ex is not used on this page, so it was ignored. This page reads: level, tag.',
+    'URL parameter level=expert has a bad item "expert"; using the default.',
+    'URL parameter tag names a topic no exercise has (“no-such-topic”); the list is not filtered by it.',
+  ]);
+  // The topic that exists still filters; the note sits on the first screen, beside the hero text.
+  const shown = await page.$$eval('.exercise-card:not([hidden])', (cards) => cards.length);
+  assert.equal(shown, index.filter((e) => e.tags.includes('padding')).length);
+  assert.ok((await note.boundingBox()).y + (await note.boundingBox()).height <= 800, 'the note is on the first screen');
+  assert.deepEqual(problems, []);
+  await page.close();
+
+  const quiet = await suite.open('index.html?utm_source=mail&utm_medium=email&gclid=1');
+  await quiet.page.waitForSelector('body[data-state="ready"]');
+  assert.equal(await quiet.page.locator('#url-note').isVisible(), false, 'nothing to say about tracking parameters');
+  await quiet.page.close();
+
+  const list = await suite.open('exercise.html?tag=no-such-topic');
+  await list.page.waitForSelector('body[data-state="ready"]');
+  assert.match(await list.page.textContent('#url-note'), /URL parameter tag names a topic no exercise has \(“no-such-topic”\)/);
+  assert.deepEqual(list.problems, []);
+  await list.page.close();
+});
+
 test('function lab: Inspect draws the parabola and the tangent with the printed slope; stale verdicts go', async () => {
   for (const view of VIEWS) {
     const { page, problems } = await suite.openAt('lab.html', view);

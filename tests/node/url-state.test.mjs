@@ -26,6 +26,16 @@ test('a parameter the page does not read is explained; embed and hide are every 
   assert.deepEqual(problems, [{ param: 'foo', message: 'URL parameter foo is not used on this page, so it was ignored. This page reads: topic, open.' }]);
 });
 
+test('what analytics add to a link is not reported; a look-alike still is', () => {
+  const { state, problems } = STATE.read('?topic=a&utm_source=mail&utm_campaign=dec&fbclid=IwAR0x&gclid=Cj0&msclkid=9&_gl=1*x');
+  assert.deepEqual(problems, []);
+  assert.equal(state.topic, 'a');
+  // Not tracking parameters: "utm" alone and "ref" are names a page could mean something by.
+  assert.deepEqual(STATE.read('?utm=1&ref=x').problems.map((p) => p.param), ['utm', 'ref']);
+  // Kept in the URL the page writes back, as every parameter the page does not own.
+  assert.equal(STATE.toSearch({ topic: 'b', open: false }, '?utm_source=mail&topic=a'), '?utm_source=mail&topic=b');
+});
+
 test('without reportUnknown, other parameters are left alone (pages that read more themselves)', () => {
   const quiet = defineState({ topic: { type: 'string', default: '' } });
   assert.deepEqual(quiet.read('?topic=a&foo=1').problems, []);

@@ -10,7 +10,8 @@
 // lives in the URL (chat-state.js); the page embeds like the other widgets.
 
 import { loadChat } from '../core/chat.js';
-import { h, liveRegion, replaceChildren } from '../shared/dom.js';
+import { liveRegion } from '../shared/dom.js';
+import { showUrlNote } from '../shared/url-note.js';
 import { renderEmbedPanelLater } from '../shared/share-later.js';
 import { initPage } from '../shared/page.js';
 import { loadExercise } from '../exercise/catalog.js';
@@ -32,7 +33,6 @@ const TEXT = {
   coreLoading: 'Loading the WebAssembly core…',
   ready: 'Computed by masklab’s C++ core (WebAssembly) from the real template and tokenizer.',
   coreFailed: (m) => `The WebAssembly core could not be loaded: ${m}. Reload the page to try again.`,
-  urlProblems: 'Some of the link’s settings could not be used:',
   stale: 'The tokens below are from the last conversation that could be rendered; fix the problem named above to update them.',
   nothingYet: 'Nothing to show yet: fix the problem named above.',
   waiting: 'Waiting for the tokenizer…',
@@ -71,8 +71,7 @@ let lastGood = null;
 let analysisVersion = 0;
 
 function showNotes() {
-  urlNote.hidden = notes.length === 0;
-  replaceChildren(urlNote, h('strong', {}, TEXT.urlProblems), h('ul', {}, notes.map((n) => h('li', {}, n))));
+  showUrlNote(urlNote, notes);
 }
 showNotes();
 

@@ -14,6 +14,7 @@
 // Nothing is computed here.
 
 import { h, liveRegion, replaceChildren } from '../shared/dom.js';
+import { showUrlNote } from '../shared/url-note.js';
 import { formatLoss, formatNumber, formatShare } from '../shared/format.js';
 import { initPage } from '../shared/page.js';
 import { renderEmbedPanelLater } from '../shared/share-later.js';
@@ -28,7 +29,6 @@ import './dilution.css';
 const TEXT = {
   ready: 'Computed by the WebAssembly core.',
   loadFailed: (message) => `The WebAssembly core could not be loaded: ${message}. Reload the page to try again.`,
-  urlProblems: 'Some of the link’s settings could not be used:',
   padsValue: (k, T) => `k = ${k} → max_length ${T}`,
   figures: {
     buggy: 'reported loss, labels = input_ids',
@@ -66,8 +66,7 @@ document.body.append(announcer);
 const { state: initial, problems } = STATE.read();
 let state = initial;
 if (problems.length) {
-  urlNote.hidden = false;
-  replaceChildren(urlNote, h('strong', {}, TEXT.urlProblems), h('ul', {}, problems.map((p) => h('li', {}, p.message))));
+  showUrlNote(urlNote, problems.map((p) => p.message));
 }
 slider.max = String(MAX_EXTRA_PADS);
 slider.value = String(state.pads);

@@ -12,6 +12,7 @@ import { loadDoctor } from '../core/doctor.js';
 import { exerciseIndex } from '../exercise/catalog.js';
 import { createLegend, createTokenGrid } from '../grid/token-grid.js';
 import { h, liveRegion, replaceChildren } from '../shared/dom.js';
+import { showUrlNote } from '../shared/url-note.js';
 import { afterPaint } from '../shared/later.js';
 import { initPage } from '../shared/page.js';
 import { renderEmbedPanelLater } from '../shared/share-later.js';
@@ -34,7 +35,6 @@ const TEXT = {
   goTo: (line, column) => `Go to line ${line}, column ${column}`,
   stale: 'The diagnosis below is for the last batch the doctor could read.',
   tooLongForLink: (n) => `This batch (${n.toLocaleString('en')} characters) is too long to keep in the link; the link keeps the options only.`,
-  urlProblems: 'Some of the link’s settings could not be used:',
   announce: (verdict, first) => (first ? `${verdict} First: ${first}` : verdict),
   caption: (input) => `The pasted batch, ${rowsText(input.rowLabels)}`,
   window: (input) =>
@@ -129,8 +129,7 @@ const exerciseTitles = new Map(exerciseIndex().map((e) => [e.id, e.title]));
 
 if (problems.length) {
   const note = $('url-note');
-  note.hidden = false;
-  replaceChildren(note, h('strong', {}, TEXT.urlProblems), h('ul', {}, problems.map((p) => h('li', {}, p.message))));
+  showUrlNote(note, problems.map((p) => p.message));
 }
 
 // ---- the form ------------------------------------------------------------------------------

@@ -13,6 +13,7 @@
 
 import { loadCore } from '../core/masklab.js';
 import { h, liveRegion, replaceChildren } from '../shared/dom.js';
+import { showUrlNote } from '../shared/url-note.js';
 import { postToHost } from '../shared/embed.js';
 import { activityUrl, xapiStatement } from '../shared/xapi.js';
 import { applyHiddenPanels, hiddenPanels, initPage } from '../shared/page.js';
@@ -38,7 +39,6 @@ const TEXT = {
   unknown: (id) => `There is no exercise called “${id}”.`,
   merged: (id) => `The exercise “${id}” has been merged into this one, so the link opens it here; marks and answers saved for the old passage do not apply and were dropped.`,
   seeAll: 'See all exercises',
-  urlProblems: 'Some of the link’s settings could not be used:',
   badUnits: (n) => `URL parameter marked named ${n} word${n === 1 ? '' : 's'} outside this passage; they were dropped.`,
   loadFailed: (message) => `The exercise could not be loaded: ${message}`,
   pageTitle: (title) => `${title} — find the bug — masklab`,
@@ -129,13 +129,13 @@ function exerciseLinks(index) {
 
 function showNotes(notes) {
   if (!notes.length) return;
-  urlNote.hidden = false;
-  replaceChildren(urlNote, h('strong', {}, TEXT.urlProblems), h('ul', {}, notes.map((n) => h('li', {}, n))));
+  showUrlNote(urlNote, notes);
 }
 
 // No ?ex=: the list of exercises, with the home page's filters (their state in this URL).
-async function showList(index, state) {
-  const { renderExerciseList } = await import('../home/exercise-list.js');
+async function showList(index, state, notes) {
+  const { renderExerciseList, unknownTopicNotes } = await import('../home/exercise-list.js');
+  showNotes([...notes, ...unknownTopicNotes(index, state.tag)]);
   document.title = TEXT.listTitle;
   renderExerciseList(document.getElementById('exercise-list'), index, loadProgress(), {
     filters: { level: state.level, tag: state.tag },
@@ -156,10 +156,7 @@ async function main() {
   let initial = fromUrl.state;
   const notes = fromUrl.problems.map((p) => p.message);
   if (index.length === 0) return fail(TEXT.noContent);
-  if (!initial.ex) {
-    showNotes(notes);
-    return showList(index, initial);
-  }
+  if (!initial.ex) return showList(index, initial, notes);
 
   let id = initial.ex;
   const survivor = MERGED_EXERCISES[id];

@@ -7,6 +7,7 @@
 // the controls and the last accepted batch stays on screen, marked as such.
 
 import { h, liveRegion, replaceChildren } from '../shared/dom.js';
+import { showUrlNote } from '../shared/url-note.js';
 import { formatId, formatLoss, formatShare } from '../shared/format.js';
 import { initPage } from '../shared/page.js';
 import { renderEmbedPanelLater } from '../shared/share-later.js';
@@ -28,7 +29,6 @@ const TEXT = {
   stale: 'The grid below still shows the last batch the core accepted; fix the problem above to update it.',
   noBatch: 'No batch to show yet: fix the problem named above the grid.',
   editsDropped: 'Your cell edits did not fit the new batch shape, so they were cleared.',
-  urlProblems: 'Some of the link’s settings could not be used:',
   rowOption: (b) => `Row ${b + 1}`,
   toggled: (field, b, t, value) => `${field} at row ${b + 1}, position ${t} is now ${value}.`,
   figures: (loss, targets, share) => `Loss over targets ${loss} on ${targets} targets; pad share ${share}.`,
@@ -58,8 +58,7 @@ let lastGood = null;
 const notes = problems.map((p) => p.message);
 
 function showNotes() {
-  urlNote.hidden = notes.length === 0;
-  replaceChildren(urlNote, h('strong', {}, TEXT.urlProblems), h('ul', {}, notes.map((n) => h('li', {}, n))));
+  showUrlNote(urlNote, notes);
 }
 showNotes();
 

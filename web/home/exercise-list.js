@@ -33,6 +33,8 @@ export const LIST_TEXT = {
   showAll: 'Show all',
   showing: (shown, total) => (shown === total ? `All ${total} exercises` : `Showing ${shown} of ${total} exercises`),
   noneMatch: 'No exercise matches these filters. Choose another level or topic, or press Show all.',
+  unknownTopics: (tags) =>
+    `URL parameter tag names ${tags.length === 1 ? 'a topic' : 'topics'} no exercise has (${tags.map((t) => `“${t}”`).join(', ')}); the list is not filtered by ${tags.length === 1 ? 'it' : 'them'}.`,
   countOf: (n) => ` (${n})`,
   moreTopics: (n) => `${n} more topics`,
 };
@@ -68,6 +70,13 @@ function toggle(label, value, pressed, count) {
     label,
     h('span', { class: 'chip-count' }, LIST_TEXT.countOf(count)),
   );
+}
+
+/** The note for the topics in `tags` (from a link) that no exercise has: the list leaves them out. */
+export function unknownTopicNotes(index, tags = []) {
+  const known = new Set(index.flatMap((e) => e.tags));
+  const unknown = tags.filter((t) => !known.has(t));
+  return unknown.length ? [LIST_TEXT.unknownTopics(unknown)] : [];
 }
 
 export function renderExerciseList(container, index, progress, { filters = {}, onFilters = () => {} } = {}) {

@@ -5,7 +5,8 @@
 // State for all three panels lives in the URL (lab-state.js). The function panel works before
 // the wasm core has loaded; the loss panels appear once it has.
 
-import { h, liveRegion, replaceChildren } from '../shared/dom.js';
+import { liveRegion } from '../shared/dom.js';
+import { showUrlNote } from '../shared/url-note.js';
 import { initPage } from '../shared/page.js';
 import { renderEmbedPanelLater } from '../shared/share-later.js';
 import { loadCore } from '../core/masklab.js';
@@ -20,7 +21,6 @@ import './lab.css';
 const TEXT = {
   ready: 'Computed by the WebAssembly core.',
   loadFailed: (message) => `The WebAssembly core could not be loaded: ${message}. The function panel still works; reload the page to try the loss panels again.`,
-  urlProblems: 'Some of the link’s settings could not be used:',
 };
 
 initPage({ widget: 'lab' });
@@ -40,8 +40,7 @@ const announce = (text) => {
 const { state: initial, problems } = readLabState();
 let state = initial;
 if (problems.length) {
-  urlNote.hidden = false;
-  replaceChildren(urlNote, h('strong', {}, TEXT.urlProblems), h('ul', {}, problems.map((p) => h('li', {}, p.message))));
+  showUrlNote(urlNote, problems.map((p) => p.message));
 }
 const onState = (partial) => {
   state = { ...state, ...partial };

@@ -8,7 +8,8 @@
 // here needs the wasm core: the page shows scores and the content's own answers.
 // Not here: the draw (draw.js), step bookkeeping (session.js), the screens (*-view.js, *-step.js).
 
-import { h, liveRegion, replaceChildren } from '../shared/dom.js';
+import { liveRegion } from '../shared/dom.js';
+import { showUrlNote } from '../shared/url-note.js';
 import { postToHost } from '../shared/embed.js';
 import { activityUrl, xapiStatement } from '../shared/xapi.js';
 import { applyHiddenPanels, initPage } from '../shared/page.js';
@@ -35,7 +36,6 @@ const TEXT = {
   loading: 'Loading the exercises…',
   loadFailed: (message) => `The practice set could not be loaded: ${message}`,
   missingExercise: (id) => `the exercise “${id}” is missing from this build`,
-  urlProblems: 'Some of the link’s settings could not be used:',
   nothingMatches: 'No exercise matches the link’s filters, so the session could not start. Change the filters below.',
   stepMoved: 'The link’s step did not match its results; the session resumes where the results end.',
   progress: (i, count, j, followUps) => `Exercise ${i} of ${count} · ${j === 0 ? 'find the bug' : `follow-up ${j} of ${followUps}`}`,
@@ -123,8 +123,7 @@ const show = (screen) => {
 };
 
 function showNotes(notes) {
-  el.urlNote.hidden = notes.length === 0;
-  if (notes.length) replaceChildren(el.urlNote, h('strong', {}, TEXT.urlProblems), h('ul', {}, notes.map((n) => h('li', {}, n))));
+  showUrlNote(el.urlNote, notes);
 }
 
 function fail(message) {

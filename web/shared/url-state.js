@@ -16,7 +16,8 @@
 //                           absent (exercise.html?id=… works like ?ex=…)
 //   reportUnknown: true     a parameter the page does not read is reported too ("URL parameter
 //                           foo is not used on this page"), except the ones every page shares
-//                           (SHARED_PARAMS: embed, hide) and those listed in `alsoRead`.
+//                           (SHARED_PARAMS: embed, hide), those listed in `alsoRead`, and the
+//                           ones analytics add to links (utm_source, fbclid, …).
 
 const PARSERS = {
   enum(raw, spec) {
@@ -71,6 +72,10 @@ const WRITERS = {
 // Read by shared/page.js on every page, so never "unknown".
 export const SHARED_PARAMS = ['embed', 'hide'];
 
+// What analytics and advertising add to a shared link (utm_source, fbclid, …): not settings, so
+// never reported. A newsletter's link must not greet its readers with "utm_source is not used".
+const TRACKING_PARAM = /^(utm_\w+|fbclid|gclid|gbraid|wbraid|dclid|msclkid|yclid|twclid|igshid|mc_cid|mc_eid|_ga|_gl)$/i;
+
 function same(a, b) {
   return JSON.stringify(a) === JSON.stringify(b);
 }
@@ -93,7 +98,7 @@ export function defineState(schema, { aliases = {}, reportUnknown = false, alsoR
       if (reportUnknown) {
         const known = new Set([...this.params, ...SHARED_PARAMS, ...alsoRead, ...Object.keys(aliases)]);
         for (const name of new Set(params.keys())) {
-          if (!known.has(name))
+          if (!known.has(name) && !TRACKING_PARAM.test(name))
             problems.push({ param: name, message: `URL parameter ${name.slice(0, 40)} is not used on this page, so it was ignored. This page reads: ${this.params.join(', ')}.` });
         }
       }

@@ -8,6 +8,7 @@
 // figures is posted to the host when training ends (shared/embed.js).
 
 import { h, liveRegion, replaceChildren } from '../shared/dom.js';
+import { showUrlNote } from '../shared/url-note.js';
 import { postToHost } from '../shared/embed.js';
 import { formatLoss, formatNumber } from '../shared/format.js';
 import { painted } from '../shared/later.js';
@@ -31,7 +32,6 @@ const TEXT = {
   done: (buggy, fixed) => `Done. Eval loss: buggy ${buggy}, fixed ${fixed}.`,
   reset: 'Reset. Change the settings or press Train.',
   failed: (run, error) => `The ${run} run stopped: ${error.field ? `${error.field}: ` : ''}${error.message}`,
-  urlProblems: 'Some of the link’s settings could not be used:',
   stepCount: (step, total) => `Step ${step} of ${total}`,
   speed: (perSecond) => `${perSecond} steps/s per run`,
   pause: 'Pause',
@@ -110,8 +110,7 @@ const { state: initial, problems } = TRAIN_STATE.read();
 let state = initial;
 if (problems.length) {
   const urlNote = $('url-note');
-  urlNote.hidden = false;
-  replaceChildren(urlNote, h('strong', {}, TEXT.urlProblems), h('ul', {}, problems.map((p) => h('li', {}, p.message))));
+  showUrlNote(urlNote, problems.map((p) => p.message));
 }
 
 // ---------------------------------------------------------------------------------------------
