@@ -91,13 +91,13 @@ const sharedFrame = {
   },
 };
 
-// The frame every page loads (header, embed mode, lazy sections, URL state, number format, Vite's
-// dynamic-import helper) as one chunk. Left to itself the bundler splits these small modules by
+// The frame every page loads (header, embed mode, lazy sections, URL state and its note, number
+// format, Vite's dynamic-import helper) as one chunk. Left to itself the bundler splits these small modules by
 // which pages share each one, into 8–9 files of 0.2–2 KB gzip; a page then asked for 12–17
 // scripts before it could run, and over HTTP/1.1 (6 connections per host) that is three waves
 // of requests. One file is also smaller in gzip than its parts; a page that does not use all of
 // it (URL state, the number format) gets under 1.5 KB it does not run.
-const FRAME_MODULES = /web[\\/]shared[\\/](dom|embed|escape-html|page|later|share-later|url-state|format|site-pages)\.js$|preload-helper/;
+const FRAME_MODULES = /web[\\/]shared[\\/](dom|embed|escape-html|page|later|share-later|url-state|url-note|format|site-pages)\.js$|preload-helper/;
 
 export default defineConfig({
   root,
