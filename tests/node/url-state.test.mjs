@@ -27,11 +27,11 @@ test('a parameter the page does not read is explained; embed and hide are every 
 });
 
 test('what analytics add to a link is not reported; a look-alike still is', () => {
-  const { state, problems } = STATE.read('?topic=a&utm_source=mail&utm_campaign=dec&fbclid=IwAR0x&gclid=Cj0&msclkid=9&_gl=1*x');
+  const { state, problems } = STATE.read('?topic=a&utm_source=mail&utm_campaign=dec&fbclid=IwAR0x&gclid=Cj0&msclkid=9&_gl=1*x&ref=producthunt');
   assert.deepEqual(problems, []);
   assert.equal(state.topic, 'a');
-  // Not tracking parameters: "utm" alone and "ref" are names a page could mean something by.
-  assert.deepEqual(STATE.read('?utm=1&ref=x').problems.map((p) => p.param), ['utm', 'ref']);
+  // Look-alikes are not exempt: "utm" alone, or a longer name that starts like one.
+  assert.deepEqual(STATE.read('?utm=1&fbclid_x=2&referrer=3').problems.map((p) => p.param), ['utm', 'fbclid_x', 'referrer']);
   // Kept in the URL the page writes back, as every parameter the page does not own.
   assert.equal(STATE.toSearch({ topic: 'b', open: false }, '?utm_source=mail&topic=a'), '?utm_source=mail&topic=b');
 });

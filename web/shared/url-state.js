@@ -72,9 +72,10 @@ const WRITERS = {
 // Read by shared/page.js on every page, so never "unknown".
 export const SHARED_PARAMS = ['embed', 'hide'];
 
-// What analytics and advertising add to a shared link (utm_source, fbclid, …): not settings, so
-// never reported. A newsletter's link must not greet its readers with "utm_source is not used".
-const TRACKING_PARAM = /^(utm_\w+|fbclid|gclid|gbraid|wbraid|dclid|msclkid|yclid|twclid|igshid|mc_cid|mc_eid|_ga|_gl)$/i;
+// What analytics, advertising and link directories add to a shared link (utm_source, fbclid,
+// ref, …): not settings, so never reported. A newsletter's link must not greet its readers with
+// "utm_source is not used on this page".
+const TRACKING_PARAM = /^(utm_\w+|fbclid|gclid|gbraid|wbraid|dclid|msclkid|yclid|twclid|igshid|mc_cid|mc_eid|_ga|_gl|ref)$/i;
 
 function same(a, b) {
   return JSON.stringify(a) === JSON.stringify(b);
