@@ -1,7 +1,8 @@
 // The Chat masks page (chat.html) in headless Chromium, driven by the keyboard: the real Qwen3
 // template and tokenizer load in the worker and the core labels the default conversation; a
-// policy change, the chips, a warning's "show" button, a bad message and a refusing template,
-// another family, the URL, a chat exercise's See it break with its claims, a batch; 320 px; axe.
+// policy change, the chips, a warning's "show" button, a bad message and a refusing template, a
+// template that never finishes, another family, the URL, a chat exercise's See it break with its
+// claims, a batch; 320 px; axe.
 //
 // Counts worked out by hand for the default conversation (Qwen3; system, two questions, the
 // answers "Paris." and "Rome."): Qwen3 splits "Rome." into "R", "ome", "." (see
@@ -178,6 +179,35 @@ test('gpt-oss renders with its real template: the harmony system message is temp
   const last = await p.getAttribute('#chips .chip >> nth=-1', 'aria-label');
   assert.match(last, /"<\|return\|>", id 200002, special token; message 2 \(assistant\) end of turn; trained/);
   assert.match(await p.textContent('.family-notes'), /<\|return\|>/);
+  await p.close();
+});
+
+test('a template that never finishes is stopped after 10 s: named beside its button, the tokens kept, the family’s template back at once', async () => {
+  const { page: p, problems } = await suite.open('chat.html?f=qwen3&p=short');
+  await ready(p);
+  const before = await summary(p);
+  const chips = await p.locator('#chips .chip').count();
+  await p.evaluate(() => {
+    document.querySelector('.template-box').open = true;
+  });
+  await p.fill('#own-template', '{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}');
+  await p.click('text=Use this template');
+  // While it runs, the page says that the tokens on screen are the previous ones.
+  await p.waitForSelector('#stale-note:not([hidden])', { timeout: 5000 });
+  assert.match(await p.textContent('#stale-note'), /^Rendering and tokenizing… the tokens below are still those of the previous conversation\.$/);
+  await p.waitForSelector('#problem:not([hidden])', { timeout: 30_000 });
+  const stopped = /the template was still rendering after 10 s, so it was stopped/;
+  assert.match(await p.textContent('#problem'), stopped);
+  assert.match(await p.textContent('.own-status'), stopped, 'also under the button that was pressed');
+  assert.equal(await p.locator('#chips .chip').count(), chips, 'the last good tokens are kept');
+  assert.equal(await summary(p), before);
+  // The family's template again: a new worker (the family reloaded from Cache Storage) answers.
+  await p.click('text=Back to the family’s template');
+  await p.waitForSelector('#problem', { state: 'hidden', timeout: LONG });
+  assert.equal(await summary(p), before);
+  assert.equal(await p.isVisible('#stale-note'), false);
+  assert.equal(await p.textContent('.own-status'), '');
+  assert.deepEqual(problems, []);
   await p.close();
 });
 

@@ -9,6 +9,7 @@
 //               { type: 'tokens', seq, family, ids }                  (the batch doctor's token strings)
 // Messages out: { type: 'progress', family, loaded, total, cached }
 //               { type: 'loaded', family, info } | { type: 'load-failed', family, message }
+//               { type: 'started', seq }                              an analysis begins (the page's clock starts)
 //               { type: 'analysed', seq, chat, request, ms } | { type: 'failed', seq, error: { kind, messageIndex, message } }
 //               { type: 'tokens', seq, strings }                      each id decoded on its own
 // Not here: the core (the page calls it on its main thread) or any DOM.
@@ -136,6 +137,9 @@ self.onmessage = async ({ data }) => {
     try {
       const fam = await families.get(data.family);
       if (!fam) throw Object.assign(new Error('the family is not loaded'), { kind: 'load' });
+      // From here the work is synchronous and cannot be interrupted: the page times it from this
+      // message, not from its request (which may have waited for a family's download).
+      postMessage({ type: 'started', seq: data.seq });
       postMessage({ type: 'analysed', seq: data.seq, ...analyse(fam, data) });
     } catch (error) {
       postMessage({ type: 'failed', seq: data.seq, error: { kind: error.kind ?? 'internal', messageIndex: error.messageIndex ?? null, message: error.message } });

@@ -9,25 +9,74 @@
 //
 // The manifest (tokenizers/manifest.json, written by scripts/chat/stage-tokenizers.mjs) gives the
 // files' sizes, so the progress bar knows its total before the first byte arrives.
+//
+// A template can loop for ever ({% for i in range(10**9) %}, a macro that calls itself), and a
+// worker cannot be interrupted. So an analysis that has run for `analyseLimitMs` fails (kind
+// 'render'), and so do the waiting ones with the same template; the worker is stopped, and a new
+// one takes over: it loads the same families again (from Cache Storage) and gets the other
+// requests that were still waiting.
 
-export function createFamilyClient({ base = document.baseURI } = {}) {
+export const ANALYSE_LIMIT_MS = 10_000;
+
+export function createFamilyClient({ base = document.baseURI, analyseLimitMs = ANALYSE_LIMIT_MS } = {}) {
   let worker = null;
   let manifest = null;
   let seq = 0;
-  const pending = new Map(); // seq -> { resolve, reject }
+  const pending = new Map(); // seq -> { resolve, reject, message }
   const loads = new Map(); // family -> { promise, listeners }
+  let running = null; // { seq, timer }: the analysis the worker is working on
+
+  function stopClock(id) {
+    if (!running || running.seq !== id) return;
+    clearTimeout(running.timer);
+    running = null;
+  }
+
+  function tooLong(id) {
+    running = null;
+    const p = pending.get(id);
+    pending.delete(id);
+    worker.terminate();
+    worker = null;
+    const seconds = Math.round(analyseLimitMs / 1000);
+    const error = Object.assign(new Error(`the template was still rendering after ${seconds} s, so it was stopped (a loop over a huge range, or a macro that calls itself, never ends)`), { kind: 'render', messageIndex: null });
+    p?.reject(error);
+    // Analyses still waiting with the same template would only run as long again: they fail too.
+    // The others (the learner went back to the family's template, say) go to the new worker.
+    for (const [k, waiting] of pending) {
+      if (waiting.message.type === 'analyse' && waiting.message.options?.template === p?.message.options?.template) {
+        pending.delete(k);
+        waiting.reject(error);
+      }
+    }
+    if (loads.size === 0 && pending.size === 0) return;
+    const next = start();
+    for (const family of loads.keys()) next.postMessage({ type: 'load', family, base });
+    for (const waiting of pending.values()) next.postMessage(waiting.message);
+  }
+
+  function send(message) {
+    return new Promise((resolve, reject) => {
+      pending.set(message.seq, { resolve, reject, message });
+      start().postMessage(message);
+    });
+  }
 
   function start() {
     if (worker) return worker;
     worker = new Worker(new URL('./chat-worker.js', import.meta.url), { type: 'module' });
     worker.onmessage = ({ data }) => {
-      if (data.type === 'progress') loads.get(data.family)?.listeners.forEach((fn) => fn(data));
+      if (data.type === 'started') {
+        stopClock(running?.seq);
+        running = { seq: data.seq, timer: setTimeout(() => tooLong(data.seq), analyseLimitMs) };
+      } else if (data.type === 'progress') loads.get(data.family)?.listeners.forEach((fn) => fn(data));
       else if (data.type === 'loaded') loads.get(data.family)?.resolve(data.info);
       else if (data.type === 'load-failed') {
         const load = loads.get(data.family);
         loads.delete(data.family);
         load?.reject(new Error(data.message));
       } else if (data.type === 'analysed' || data.type === 'tokens' || data.type === 'failed') {
+        stopClock(data.seq);
         const p = pending.get(data.seq);
         pending.delete(data.seq);
         if (!p) return;
@@ -42,6 +91,7 @@ export function createFamilyClient({ base = document.baseURI } = {}) {
       loads.clear();
       for (const p of pending.values()) p.reject(Object.assign(error, { kind: 'internal' }));
       pending.clear();
+      stopClock(running?.seq);
       worker = null;
     };
     return worker;
@@ -78,19 +128,11 @@ export function createFamilyClient({ base = document.baseURI } = {}) {
     // For the batch doctor: a loaded family's token strings for ids (load the family first).
     tokenStrings(family, ids) {
       seq += 1;
-      const id = seq;
-      return new Promise((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        start().postMessage({ type: 'tokens', seq: id, family, ids });
-      });
+      return send({ type: 'tokens', seq, family, ids });
     },
     analyse(family, messages, options, policies) {
       seq += 1;
-      const id = seq;
-      return new Promise((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        start().postMessage({ type: 'analyse', seq: id, family, messages, options, policies });
-      });
+      return send({ type: 'analyse', seq, family, messages, options, policies });
     },
   };
 }

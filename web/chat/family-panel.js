@@ -137,5 +137,11 @@ export function createFamilyPanel(container, { onFamily = () => {}, onTemplate =
       if (text || note) details.open = true;
     },
     ownTemplate: () => (own.value.trim() ? own.value : null),
+    /** Names what went wrong with the learner's own template under its buttons; null: all well. */
+    templateProblem(message) {
+      if (message) ownStatus.textContent = message;
+      else if (ownStatus.classList.contains('error-box')) ownStatus.textContent = own.value.trim() ? FAMILY_TEXT.usingOwn : '';
+      ownStatus.classList.toggle('error-box', Boolean(message));
+    },
   };
 }

@@ -35,6 +35,7 @@ const TEXT = {
   coreFailed: (m) => `The WebAssembly core could not be loaded: ${m}. Reload the page to try again.`,
   stale: 'The tokens below are from the last conversation that could be rendered; fix the problem named above to update them.',
   nothingYet: 'Nothing to show yet: fix the problem named above.',
+  working: 'Rendering and tokenizing… the tokens below are still those of the previous conversation.',
   waiting: 'Waiting for the tokenizer…',
   refused: (m) => `The core refused the request: ${m}`,
   summary: (trained, total, warnings) => `${trained} of ${total} tokens trained · ${warnings === 0 ? 'no warnings' : `${warnings} warning${warnings === 1 ? '' : 's'}`}`,
@@ -174,6 +175,8 @@ function showProblem(error) {
   else editor.clearError();
   problemBox.hidden = false;
   problemBox.textContent = TEXT.problem(error.message);
+  // A template of the learner's own that fails is also named beside its button, where they are.
+  if (ownTemplate && (error.kind === 'template' || error.kind === 'render')) familyPanel.templateProblem(problemBox.textContent);
   policyEcho.textContent = problemBox.textContent;
   policyEcho.classList.add('failed');
   staleNote.hidden = false;
@@ -183,9 +186,17 @@ function showProblem(error) {
 
 function clearProblem() {
   editor.clearError();
+  familyPanel.templateProblem(null);
   problemBox.hidden = true;
   staleNote.hidden = true;
   document.getElementById('token-view').classList.remove('stale');
+}
+
+const WORKING_AFTER_MS = 600;
+function showWorking() {
+  staleNote.hidden = false;
+  staleNote.textContent = TEXT.working;
+  document.getElementById('token-view').classList.add('stale');
 }
 
 async function recompute() {
@@ -199,6 +210,9 @@ async function recompute() {
   let result;
   const first = early;
   early = null;
+  // Most analyses answer within a frame or two; a slow one (a long conversation, a template that
+  // loops until the worker stops it) says that the tokens on screen are the previous ones.
+  const slow = setTimeout(() => mine === analysisVersion && lastGood && showWorking(), WORKING_AFTER_MS);
   try {
     const key = JSON.stringify([family, messages, options, policies]);
     result = await (first?.key === key ? first.promise : analyse(family, messages, options, policies));
@@ -207,6 +221,8 @@ async function recompute() {
     showProblem(error);
     document.body.dataset.state = 'ready';
     return;
+  } finally {
+    clearTimeout(slow);
   }
   if (mine !== analysisVersion) return;
   const answer = core.chat(result.request);
