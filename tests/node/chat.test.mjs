@@ -314,6 +314,21 @@ describe('bad input names the message', () => {
     assert.throws(() => analyseChat(fam(), HI, { template: '{{ messages[0].content.nope() }}' }), (e) => e.kind === 'render');
   });
 
+  test('an error the template raises whatever the messages names no message', () => {
+    for (const template of ["{{ raise_exception('this template is broken') }}", '{% for m in messages %}{{ m.content }}{% endfor %}{{ raise_exception("this template is broken") }}']) {
+      assert.throws(
+        () => analyseChat(fam(), HI, { template }),
+        (e) => e.kind === 'render' && e.messageIndex === null && e.message === 'the chat template fails whatever the conversation: this template is broken',
+        template,
+      );
+    }
+    // One that reads the first message fails differently with none: message 1 is still named.
+    assert.throws(
+      () => analyseChat(fam(), HI, { template: "{% if messages[0].role == 'user' %}{{ raise_exception('no system prompt') }}{% endif %}" }),
+      (e) => e.messageIndex === 0 && /the chat template refused message 1 \(user\): no system prompt/.test(e.message),
+    );
+  });
+
   test("gpt-oss: a tool message with no tool call before it is refused by the template, naming the message", () => {
     assert.throws(
       () => analyseChat(nodeFamily('gptoss'), [{ role: 'user', content: 'a' }, { role: 'tool', content: '{}' }], { now: NOW }),

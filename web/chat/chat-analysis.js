@@ -86,7 +86,9 @@ export function validateMessages(messages) {
 }
 
 // Renders the whole conversation; when the template refuses it, finds the first message whose
-// prefix it refuses, so the error names a message.
+// prefix it refuses, so the error names a message. An error the template also raises with no
+// message at all is the template's own (an unconditional raise_exception, a range() too large to
+// build): blaming message 1 for it would send the learner to the wrong place.
 function renderOrExplain(render, messages) {
   try {
     return render(messages.length);
@@ -99,8 +101,20 @@ function renderOrExplain(render, messages) {
         at = k - 1;
       }
     }
+    if (at === 0 && sameErrorWithoutMessages(render, error)) {
+      throw new ChatError(`the chat template fails whatever the conversation: ${error.message}`, { kind: 'render', messageIndex: null });
+    }
     const where = at === null ? 'the conversation' : `message ${at + 1} (${messages[at].role})`;
     throw new ChatError(`the chat template refused ${where}: ${error.message}`, { kind: 'render', messageIndex: at });
+  }
+}
+
+function sameErrorWithoutMessages(render, error) {
+  try {
+    render(0);
+    return false;
+  } catch (alone) {
+    return alone.message === error.message;
   }
 }
 
