@@ -69,13 +69,13 @@ test('home: levels and topics filter the list, the URL keeps them, Show all clea
 });
 
 test('home and the exercise list: a link’s unusable filters are named at the top, tracking parameters are not', async () => {
-  const { page, problems } = await suite.open('index.html?level=expert&tag=padding,no-such-topic&utm_source=mail&fbclid=x&ex=1');
+  const { page, problems } = await suite.open('index.html?level=expert&tag=padding,no-such-topic&utm_source=mail&fbclid=x&foo=1');
   await page.waitForSelector('body[data-state="ready"]');
   const note = page.locator('#url-note');
   assert.ok(await note.isVisible());
   const items = await note.locator('li').allTextContents();
   assert.deepEqual(items, [
-    'URL parameter ex is not used on this page, so it was ignored. This page reads: level, tag.',
+    'URL parameter foo is not used on this page, so it was ignored. This page reads: level, tag.',
     'URL parameter level=expert has a bad item "expert"; using the default.',
     'URL parameter tag names a topic no exercise has (“no-such-topic”); the list is not filtered by it.',
   ]);
