@@ -211,6 +211,24 @@ test('a template that never finishes is stopped after 10 s: named beside its but
   await p.close();
 });
 
+test('320 px, keyboard only: a template that does not parse is named under the button pressed, on screen', async () => {
+  const { page: p, problems } = await suite.openAt('chat.html?f=qwen3&p=short', { width: 320, colorScheme: 'light', height: 700 });
+  await ready(p);
+  await p.focus('.template-box > summary');
+  await p.keyboard.press('Enter');
+  await p.focus('#own-template');
+  await p.keyboard.type('{% for m in messages %}{{ m.content }}');
+  await p.keyboard.press('Tab');
+  assert.equal(await p.evaluate(() => document.activeElement.textContent), 'Use this template');
+  await p.keyboard.press('Enter');
+  await p.waitForSelector('.own-status.error-box', { timeout: LONG });
+  const box = await p.locator('.own-status').boundingBox();
+  assert.ok(box.y >= 0 && box.y + box.height <= 701, `the reason is on screen (${box.y}–${box.y + box.height})`);
+  assert.match(await p.textContent('.own-status'), /^Cannot show this conversation: /);
+  assert.deepEqual(problems, []);
+  await p.close();
+});
+
 test('a long pasted template is kept in this browser under a hash the link names; elsewhere the link says it is missing', async () => {
   const { page: p } = await suite.open('chat.html?f=qwen3&p=short');
   await ready(p);

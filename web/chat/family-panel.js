@@ -139,9 +139,17 @@ export function createFamilyPanel(container, { onFamily = () => {}, onTemplate =
     ownTemplate: () => (own.value.trim() ? own.value : null),
     /** Names what went wrong with the learner's own template under its buttons; null: all well. */
     templateProblem(message) {
-      if (message) ownStatus.textContent = message;
-      else if (ownStatus.classList.contains('error-box')) ownStatus.textContent = own.value.trim() ? FAMILY_TEXT.usingOwn : '';
+      const wasProblem = ownStatus.classList.contains('error-box');
       ownStatus.classList.toggle('error-box', Boolean(message));
+      if (message) {
+        ownStatus.textContent = message;
+        // The learner pressed the button above it: while that button is on screen, so is the reason
+        // (on a phone it would land just below the fold).
+        const button = useOwn.getBoundingClientRect();
+        if (button.bottom > 0 && button.top < window.innerHeight) ownStatus.scrollIntoView({ block: 'nearest' });
+      } else if (wasProblem) {
+        ownStatus.textContent = own.value.trim() ? FAMILY_TEXT.usingOwn : '';
+      }
     },
   };
 }
