@@ -9,7 +9,7 @@ import { afterEach, beforeEach, test } from 'node:test';
 
 import { createFamilyClient } from '../../web/chat/family-client.js';
 
-const LOOP = '{% for i in range(10**9) %}x{% endfor %}';
+const LOOP = '{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}';
 const workers = [];
 
 class FakeWorker {

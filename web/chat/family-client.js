@@ -10,11 +10,12 @@
 // The manifest (tokenizers/manifest.json, written by scripts/chat/stage-tokenizers.mjs) gives the
 // files' sizes, so the progress bar knows its total before the first byte arrives.
 //
-// A template can loop for ever ({% for i in range(10**9) %}, a macro that calls itself), and a
-// worker cannot be interrupted. So an analysis that has run for `analyseLimitMs` fails (kind
-// 'render'), and so do the waiting ones with the same template; the worker is stopped, and a new
-// one takes over: it loads the same families again (from Cache Storage) and gets the other
-// requests that were still waiting.
+// A template can run for as good as ever (two nested loops over range(100000), a macro that
+// calls itself), and a worker cannot be interrupted. (A single range(10**9) is not one: building
+// that list fails at once, "Invalid array length".) So an analysis that has run for
+// `analyseLimitMs` fails (kind 'render'), and so do the waiting ones with the same template; the
+// worker is stopped, and a new one takes over: it loads the same families again (from Cache
+// Storage) and gets the other requests that were still waiting.
 
 export const ANALYSE_LIMIT_MS = 10_000;
 
