@@ -329,6 +329,27 @@ describe('bad input names the message', () => {
     );
   });
 
+  test("range() is the sandbox's (transformers renders in ImmutableSandboxedEnvironment): more than 100000 items are refused", () => {
+    const render = (expr) => analyseChat(fam(), HI, { template: `{{ ${expr} }}` }).text;
+    // Python: list(range(5, -5, -3)) == [5, 2, -1, -4]; list(range(3, 0)) == []; range(True) == range(1).
+    assert.equal(render("range(5, -5, -3) | join(',')"), '5,2,-1,-4');
+    assert.equal(render('range(3, 0) | length'), '0');
+    assert.equal(render('range(true) | length'), '1');
+    // len(range(100000)) and len(range(0, 200000, 2)) are exactly MAX_RANGE: allowed.
+    assert.equal(render('range(100000) | length'), '100000');
+    assert.equal(render('range(0, 200000, 2) | last'), '199998');
+    // One more item is refused before any is made, with Python's message.
+    for (const expr of ['range(100001) | length', 'range(0, 200001, 2) | length', 'range(10, -99991, -1) | length', 'range(200000000) | length']) {
+      assert.throws(
+        () => render(expr),
+        (e) => e.kind === 'render' && e.message === 'the chat template fails whatever the conversation: Range too big. The sandbox blocks ranges larger than MAX_RANGE (100000).',
+        expr,
+      );
+    }
+    assert.throws(() => render('range(1.5)'), /'float' object cannot be interpreted as an integer/);
+    assert.throws(() => render('range(0, 5, 0)'), /range\(\) arg 3 must not be zero/);
+  });
+
   test("gpt-oss: a tool message with no tool call before it is refused by the template, naming the message", () => {
     assert.throws(
       () => analyseChat(nodeFamily('gptoss'), [{ role: 'user', content: 'a' }, { role: 'tool', content: '{}' }], { now: NOW }),

@@ -132,12 +132,31 @@ function renderWith(template, items, now) {
   return new Interpreter(env).run(template.parsed).value;
 }
 
-function range(start, stop, step = 1) {
-  if (stop === undefined) [start, stop] = [0, start];
-  if (step === 0) throw new Error('range() step must not be zero');
-  const out = [];
-  for (let i = start; step > 0 ? i < stop : i > stop; i += step) out.push(i);
-  return out;
+// transformers renders in Jinja's ImmutableSandboxedEnvironment, whose range is safe_range: a
+// range of more than MAX_RANGE items raises OverflowError before any item is made. The same limit
+// here fails such a template at once, as transformers would, instead of building a huge list.
+export const MAX_RANGE = 100000;
+
+const PYTHON_TYPE = { string: 'str', object: 'NoneType', undefined: 'Undefined' };
+
+function rangeArgument(value) {
+  if (typeof value === 'boolean') return Number(value); // Python's bool is an int
+  if (Number.isInteger(value)) return value;
+  const type = typeof value === 'number' ? 'float' : (PYTHON_TYPE[typeof value] ?? typeof value);
+  throw new Error(`'${type}' object cannot be interpreted as an integer`);
+}
+
+/** Python's range() under the sandbox: 1 to 3 integers, step not 0, at most MAX_RANGE items. */
+export function range(...args) {
+  if (args.length === 0 || args.length > 3) {
+    throw new Error(args.length === 0 ? 'range expected at least 1 argument, got 0' : `range expected at most 3 arguments, got ${args.length}`);
+  }
+  const [start, stop, step] = args.length === 1 ? [0, rangeArgument(args[0]), 1] : [rangeArgument(args[0]), rangeArgument(args[1]), args.length === 3 ? rangeArgument(args[2]) : 1];
+  if (step === 0) throw new Error('range() arg 3 must not be zero');
+  const span = step > 0 ? stop - start : start - stop;
+  const length = span > 0 ? Math.floor((span - 1) / Math.abs(step)) + 1 : 0;
+  if (length > MAX_RANGE) throw new Error(`Range too big. The sandbox blocks ranges larger than MAX_RANGE (${MAX_RANGE}).`);
+  return Array.from({ length }, (_, i) => start + i * step);
 }
 
 const today = () => new Date();
