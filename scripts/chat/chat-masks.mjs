@@ -15,6 +15,8 @@
 //
 // Files over 256 KB are checked by worker threads (one per core, at most 4; --jobs N to choose):
 // lines go out in chunks and come back in order, so the output is the same as with --jobs 1.
+// On a terminal a progress line on stderr says how far the check is; it is erased before every
+// other line and at the end, so what is printed is the same with or without it.
 
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -49,6 +51,7 @@ options:
   --quiet                        print only warnings and the summary
   --jobs N                       worker threads (default: one per core, at most 4, for files over 256 KB)
   --date YYYY-MM-DD              the date strftime_now prints (gpt-oss's "Current date:"; default today)
+  --progress, --no-progress      a progress line on stderr (default: when stderr is a terminal)
 
 exit status: 0 every assistant turn trains; 1 an assistant turn has no trained token;
 2 bad arguments or an unreadable line (named by its number).`;
@@ -56,7 +59,7 @@ exit status: 0 every assistant turn trains; 1 an assistant turn has no trained t
 class UsageError extends Error {}
 
 export function parseArgs(argv) {
-  const o = { policies: { ...DEFAULT_POLICIES }, family: null, file: null, template: null, addSpecialTokens: false, quiet: false, jobs: null, date: null };
+  const o = { policies: { ...DEFAULT_POLICIES }, family: null, file: null, template: null, addSpecialTokens: false, quiet: false, jobs: null, date: null, progress: null };
   const take = (i, name) => {
     if (i + 1 >= argv.length) throw new UsageError(`${name} needs a value`);
     return argv[i + 1];
@@ -86,6 +89,8 @@ export function parseArgs(argv) {
       case '--template': o.template = take(i, a); i += 1; break;
       case '--response-template': o.policies.responseTemplate = take(i, a); i += 1; break;
       case '--quiet': o.quiet = true; break;
+      case '--progress': o.progress = true; break;
+      case '--no-progress': o.progress = false; break;
       case '--jobs': {
         const n = Number(take(i, a));
         if (!Number.isInteger(n) || n < 1 || n > 16) throw new UsageError('--jobs must be a whole number from 1 to 16');
@@ -228,32 +233,14 @@ if (!isMainThread && workerData?.options) {
   });
 }
 
-/** Checks every line; `out(line)` prints. Returns { status, conversations, lines, ms, counts }. */
-export async function checkFile(options, { core, out = console.log, err = console.error }) {
-  const started = performance.now();
-  const family = familyById(options.family);
-  if (options.policies.eosToken && nodeFamily(options.family).tokenId(options.policies.eosToken) === null) {
-    throw new UsageError(`--eos-token ${options.policies.eosToken} is not a token of ${family.label}'s tokenizer`);
-  }
-  const counts = { conversations: 0, tokens: 0, trained: 0, bad: 0, untrained: 0, warnings: {} };
-  const take = (r) => {
-    for (const line of r.err) err(line);
-    if (r.err.length) counts.bad += 1;
-    for (const line of r.out) out(line);
-    if (r.conversation) {
-      counts.conversations += 1;
-      counts.tokens += r.conversation.tokens;
-      counts.trained += r.conversation.trained;
-      if (r.conversation.untrained) counts.untrained += 1;
-    }
-    for (const id of r.warnings) counts.warnings[id] = (counts.warnings[id] ?? 0) + 1;
-  };
-  const input = createInterface({ input: createReadStream(options.file, { encoding: 'utf8' }), crlfDelay: Infinity });
+// Every line of `input` (through `read`) to checkLine, on this thread or worker threads; each
+// result goes to `take` in line order.
+async function checkLines(options, core, input, read, take) {
   const jobs = jobsFor(options);
   if (jobs === 1) {
     const ctx = lineContext(options, core);
     let lineNo = 0;
-    for await (const line of input) take(checkLine(ctx, line, ++lineNo));
+    for await (const line of input) take(checkLine(ctx, read(line), ++lineNo));
   } else {
     // Chunks go to the workers in turn; results are printed in line order as they come back,
     // and at most 4 chunks per worker are in flight, so memory stays bounded on big files.
@@ -271,7 +258,7 @@ export async function checkFile(options, { core, out = console.log, err = consol
     };
     try {
       for await (const line of input) {
-        chunk.push([++lineNo, line]);
+        chunk.push([++lineNo, read(line)]);
         if (chunk.length === CHUNK_LINES) await send();
       }
       if (chunk.length) await send();
@@ -279,6 +266,80 @@ export async function checkFile(options, { core, out = console.log, err = consol
     } finally {
       await Promise.all(workers.map((w) => w.worker.terminate()));
     }
+  }
+}
+
+const PROGRESS_EVERY_MS = 250;
+
+// The progress line: redrawn in place at most every PROGRESS_EVERY_MS (and for the first line
+// checked), erased with clear(). `write` takes raw text (process.stderr.write).
+function progressLine(write, totalBytes, started) {
+  let shown = false;
+  let last = -Infinity;
+  return {
+    clear() {
+      if (shown) write('\r\x1b[K');
+      shown = false;
+    },
+    update(lines, bytesRead, conversations) {
+      const now = performance.now();
+      if (now - last < PROGRESS_EVERY_MS) return;
+      last = now;
+      const percent = totalBytes > 0 ? Math.min(100, Math.floor((100 * bytesRead) / totalBytes)) : 100;
+      // The rate once it means something: the first second is mostly loading the tokenizer.
+      const seconds = (now - started) / 1000;
+      const rate = seconds >= 1 ? `, ${Math.round(conversations / seconds).toLocaleString('en-US')} conversations/s` : '';
+      write(`\r\x1b[Kchat-masks: ${percent} % read, checked to line ${lines.toLocaleString('en-US')}${rate}`);
+      shown = true;
+    },
+  };
+}
+
+/**
+ * Checks every line; `out(line)` and `err(line)` print, `progress(text)`, when given, draws the
+ * progress line. Returns { status, counts, ms }.
+ */
+export async function checkFile(options, { core, out: print = console.log, err: printError = console.error, progress = null }) {
+  const started = performance.now();
+  const bar = progress ? progressLine(progress, statSync(options.file).size, started) : null;
+  const out = (line) => {
+    bar?.clear();
+    print(line);
+  };
+  const err = (line) => {
+    bar?.clear();
+    printError(line);
+  };
+  let linesDone = 0;
+  let bytesRead = 0;
+  const family = familyById(options.family);
+  if (options.policies.eosToken && nodeFamily(options.family).tokenId(options.policies.eosToken) === null) {
+    throw new UsageError(`--eos-token ${options.policies.eosToken} is not a token of ${family.label}'s tokenizer`);
+  }
+  const counts = { conversations: 0, tokens: 0, trained: 0, bad: 0, untrained: 0, warnings: {} };
+  const take = (r) => {
+    for (const line of r.err) err(line);
+    if (r.err.length) counts.bad += 1;
+    for (const line of r.out) out(line);
+    if (r.conversation) {
+      counts.conversations += 1;
+      counts.tokens += r.conversation.tokens;
+      counts.trained += r.conversation.trained;
+      if (r.conversation.untrained) counts.untrained += 1;
+    }
+    for (const id of r.warnings) counts.warnings[id] = (counts.warnings[id] ?? 0) + 1;
+    linesDone += 1;
+    bar?.update(linesDone, bytesRead, counts.conversations);
+  };
+  const read = (line) => {
+    bytesRead += Buffer.byteLength(line) + 1;
+    return line;
+  };
+  const input = createInterface({ input: createReadStream(options.file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  try {
+    await checkLines(options, core, input, read, take);
+  } finally {
+    bar?.clear(); // also when a line throws: the error message starts on a clean line
   }
   const ms = performance.now() - started;
   const summary = Object.entries(counts.warnings)
@@ -310,7 +371,8 @@ async function main(argv) {
     }
     if (!existsSync(options.file)) throw new UsageError(`${options.file}: no such file`);
     const core = await loadWasmCore();
-    return (await checkFile(options, { core })).status;
+    const progress = options.progress ?? Boolean(process.stderr.isTTY);
+    return (await checkFile(options, { core, progress: progress ? (text) => process.stderr.write(text) : null })).status;
   } catch (error) {
     console.error(`chat-masks: ${error.message}`);
     if (error instanceof UsageError) console.error(USAGE.split('\n')[0]);

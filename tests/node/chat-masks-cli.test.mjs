@@ -5,7 +5,8 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 
@@ -113,4 +114,47 @@ describe('worker threads', () => {
     assert.equal(trained(a).length, 4);
     assert.deepEqual(trained(b), trained(a));
   });
+});
+
+describe('the progress line', () => {
+  const CLEAR = '\r\x1b[K';
+  const PROGRESS = /^chat-masks: (\d+) % read, checked to line ([\d,]+)(, [\d,]+ conversations\/s)?$/;
+  // 240 copies of the sample's first conversation with a line that is not JSON after the 100th.
+  function bigFile() {
+    const dir = mkdtempSync(join(tmpdir(), 'masklab-progress-'));
+    const file = join(dir, 'many.jsonl');
+    const first = readFileSync(join(REPO_ROOT, FIXTURES, 'sft-sample.jsonl'), 'utf8').split('\n')[0];
+    const lines = Array.from({ length: 240 }, () => first);
+    lines.splice(100, 0, '{"messages": [');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    return { file, dir };
+  }
+
+  for (const jobs of ['1', '2']) {
+    test(`--progress (--jobs ${jobs}): redrawn on stderr, erased before every other line and at the end; stdout as without it`, () => {
+      const { file, dir } = bigFile();
+      try {
+        const args = ['--family', 'qwen3', '--quiet', '--jobs', jobs, file];
+        const plain = run(args);
+        const shown = run(['--progress', ...args]);
+        assert.equal(shown.status, 2);
+        assert.equal(untimed(shown.stdout), untimed(plain.stdout), 'stdout does not change');
+        assert.ok(!plain.stderr.includes('\r'), 'no progress line when stderr is not a terminal');
+        // stderr: progress texts, each ended by the clear sequence, and the error line on a line of its own.
+        assert.ok(shown.stderr.endsWith(CLEAR) || shown.stderr.endsWith('\n'), 'the progress line is erased at the end');
+        assert.ok(shown.stderr.startsWith(CLEAR), 'the first thing drawn is a progress line');
+        const parts = shown.stderr.split(CLEAR).filter(Boolean);
+        const progress = parts.filter((p) => PROGRESS.test(p));
+        const errorParts = parts.filter((p) => !PROGRESS.test(p));
+        assert.equal(errorParts.length, 1, JSON.stringify(errorParts));
+        assert.ok(errorParts[0].startsWith(`${file}:101: error: not JSON (`) && errorParts[0].endsWith(')\n'), errorParts[0]);
+        assert.ok(progress.length >= 1);
+        const seen = progress.map((p) => PROGRESS.exec(p)).map((m) => [Number(m[1]), Number(m[2].replace(/,/g, ''))]);
+        for (let i = 1; i < seen.length; i += 1) assert.ok(seen[i][1] > seen[i - 1][1] && seen[i][0] >= seen[i - 1][0], JSON.stringify(seen));
+        assert.ok(seen.every(([percent, line]) => percent <= 100 && line >= 1 && line <= 241), JSON.stringify(seen));
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
 });
