@@ -11,10 +11,12 @@
 //
 // Exit status: 0 all conversations train every assistant turn; 1 some assistant turn has no
 // trained token (the core's assistant_turn_untrained); 2 bad arguments, or a line that is not JSON,
-// has no messages, or that the template refuses (each named by its line).
+// has no messages, that the template refuses, or that takes too long (each named by its line).
 //
-// Files over 256 KB are checked by worker threads (one per core, at most 4; --jobs N to choose):
-// lines go out in chunks and come back in order, so the output is the same as with --jobs 1.
+// Lines are checked on worker threads (line-pool.mjs): one for a small file, one per core (at most
+// 4) for files over 256 KB, --jobs N to choose. Results come back in line order, so the output is
+// the same whatever the number. A line still being checked after 10 s (--time-limit) is skipped
+// and named, as the Chat masks page stops a template that never finishes.
 // On a terminal a progress line on stderr says how far the check is; it is erased before every
 // other line and at the end, so what is printed is the same with or without it.
 
@@ -23,11 +25,12 @@ import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { isMainThread, workerData } from 'node:worker_threads';
 
 import { analyseChat } from '../../web/chat/chat-analysis.js';
 import { chatRequest, DEFAULT_POLICIES, END_OF_TURN, PAD_CHOICES, PAD_MASKING, TARGETS } from '../../web/chat/chat-request.js';
 import { FAMILIES, familyById } from '../../web/chat/families.js';
+import { answerLines, linePool } from './line-pool.mjs';
 import { nodeFamily } from './node-family.mjs';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -50,16 +53,17 @@ options:
   --response-template TEXT       for --target response_template (default: the generation prompt)
   --quiet                        print only warnings and the summary
   --jobs N                       worker threads (default: one per core, at most 4, for files over 256 KB)
+  --time-limit SECONDS           skip a line still being checked after this long (default 10)
   --date YYYY-MM-DD              the date strftime_now prints (gpt-oss's "Current date:"; default today)
   --progress, --no-progress      a progress line on stderr (default: when stderr is a terminal)
 
 exit status: 0 every assistant turn trains; 1 an assistant turn has no trained token;
-2 bad arguments or an unreadable line (named by its number).`;
+2 bad arguments or a line that could not be checked (named by its number).`;
 
 class UsageError extends Error {}
 
 export function parseArgs(argv) {
-  const o = { policies: { ...DEFAULT_POLICIES }, family: null, file: null, template: null, addSpecialTokens: false, quiet: false, jobs: null, date: null, progress: null };
+  const o = { policies: { ...DEFAULT_POLICIES }, family: null, file: null, template: null, addSpecialTokens: false, quiet: false, jobs: null, date: null, progress: null, timeLimit: 10 };
   const take = (i, name) => {
     if (i + 1 >= argv.length) throw new UsageError(`${name} needs a value`);
     return argv[i + 1];
@@ -95,6 +99,13 @@ export function parseArgs(argv) {
         const n = Number(take(i, a));
         if (!Number.isInteger(n) || n < 1 || n > 16) throw new UsageError('--jobs must be a whole number from 1 to 16');
         o.jobs = n;
+        i += 1;
+        break;
+      }
+      case '--time-limit': {
+        const n = Number(take(i, a));
+        if (!Number.isFinite(n) || n <= 0 || n > 3600) throw new UsageError('--time-limit must be a number of seconds above 0, at most 3600');
+        o.timeLimit = n;
         i += 1;
         break;
       }
@@ -189,84 +200,27 @@ function lineContext(options, core) {
 }
 
 const PARALLEL_FROM_BYTES = 256 * 1024;
-const CHUNK_LINES = 32;
 
-function jobsFor(options) {
+function threadsFor(options) {
   if (options.jobs) return options.jobs;
   return statSync(options.file).size >= PARALLEL_FROM_BYTES ? Math.min(4, Math.max(1, availableParallelism())) : 1;
 }
 
-// Worker threads: each builds the family and the core once, then answers chunks of lines.
-function startWorkers(n, options) {
-  const workers = [];
-  for (let i = 0; i < n; i += 1) {
-    const worker = new Worker(fileURLToPath(import.meta.url), { workerData: { options } });
-    const pending = new Map(); // chunk id -> resolve
-    worker.on('message', ({ id, results }) => {
-      pending.get(id)?.(results);
-      pending.delete(id);
-    });
-    const failed = new Promise((_, reject) => {
-      worker.on('error', reject);
-      worker.on('exit', (code) => {
-        if (pending.size) reject(new Error(`a worker thread stopped (exit ${code})`));
-      });
-    });
-    failed.catch(() => {});
-    workers.push({
-      worker,
-      post(id, lines) {
-        const answer = Promise.race([new Promise((resolve) => pending.set(id, resolve)), failed]);
-        worker.postMessage({ id, lines });
-        return answer;
-      },
-    });
-  }
-  return workers;
-}
-
+// Each worker thread builds the family and the core once, then checks the lines it is sent.
 if (!isMainThread && workerData?.options) {
   const core = await loadWasmCore();
   const ctx = lineContext(workerData.options, core);
-  parentPort.on('message', ({ id, lines }) => {
-    parentPort.postMessage({ id, results: lines.map(([lineNo, line]) => checkLine(ctx, line, lineNo)) });
-  });
+  answerLines((line, lineNo) => checkLine(ctx, line, lineNo));
 }
 
-// Every line of `input` (through `read`) to checkLine, on this thread or worker threads; each
-// result goes to `take` in line order.
-async function checkLines(options, core, input, read, take) {
-  const jobs = jobsFor(options);
-  if (jobs === 1) {
-    const ctx = lineContext(options, core);
-    let lineNo = 0;
-    for await (const line of input) take(checkLine(ctx, read(line), ++lineNo));
-  } else {
-    // Chunks go to the workers in turn; results are printed in line order as they come back,
-    // and at most 4 chunks per worker are in flight, so memory stays bounded on big files.
-    const workers = startWorkers(jobs, options);
-    const inFlight = [];
-    let chunk = [];
-    let id = 0;
-    let lineNo = 0;
-    const send = async () => {
-      const w = workers[id % workers.length];
-      inFlight.push(w.post(id, chunk));
-      id += 1;
-      chunk = [];
-      while (inFlight.length >= 4 * workers.length) (await inFlight.shift()).forEach(take);
-    };
-    try {
-      for await (const line of input) {
-        chunk.push([++lineNo, read(line)]);
-        if (chunk.length === CHUNK_LINES) await send();
-      }
-      if (chunk.length) await send();
-      while (inFlight.length) (await inFlight.shift()).forEach(take);
-    } finally {
-      await Promise.all(workers.map((w) => w.worker.terminate()));
-    }
-  }
+// The result of a line whose check was stopped (line-pool.mjs): over the time limit, or its thread died.
+function stoppedLine(options, lineNo, why) {
+  const where = `${options.file}:${lineNo}`;
+  const reason =
+    why === 'time'
+      ? `the check took longer than ${options.timeLimit} s, so the line was skipped (a chat template that never finishes? --time-limit sets the limit)`
+      : `checking the line stopped its worker thread (${why}), so the line was skipped`;
+  return { out: [], err: [`${where}: error: ${reason}`], conversation: null, warnings: [] };
 }
 
 const PROGRESS_EVERY_MS = 250;
@@ -299,7 +253,7 @@ function progressLine(write, totalBytes, started) {
  * Checks every line; `out(line)` and `err(line)` print, `progress(text)`, when given, draws the
  * progress line. Returns { status, counts, ms }.
  */
-export async function checkFile(options, { core, out: print = console.log, err: printError = console.error, progress = null }) {
+export async function checkFile(options, { out: print = console.log, err: printError = console.error, progress = null }) {
   const started = performance.now();
   const bar = progress ? progressLine(progress, statSync(options.file).size, started) : null;
   const out = (line) => {
@@ -336,10 +290,22 @@ export async function checkFile(options, { core, out: print = console.log, err: 
     return line;
   };
   const input = createInterface({ input: createReadStream(options.file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  const pool = linePool({
+    script: fileURLToPath(import.meta.url),
+    workerData: { options },
+    threads: threadsFor(options),
+    limitMs: options.timeLimit * 1000,
+    stopped: (lineNo, why) => stoppedLine(options, lineNo, why),
+    onResult: take,
+  });
+  let lineNo = 0;
+  const numbered = (async function* () {
+    for await (const line of input) yield [++lineNo, read(line)];
+  })();
   try {
-    await checkLines(options, core, input, read, take);
+    await pool.check(numbered);
   } finally {
-    bar?.clear(); // also when a line throws: the error message starts on a clean line
+    bar?.clear(); // also when the check fails: the message starts on a clean line
   }
   const ms = performance.now() - started;
   const summary = Object.entries(counts.warnings)
@@ -370,9 +336,9 @@ async function main(argv) {
       return 0;
     }
     if (!existsSync(options.file)) throw new UsageError(`${options.file}: no such file`);
-    const core = await loadWasmCore();
+    if (!existsSync(WASM_PATH)) throw new UsageError(`${WASM_PATH} is missing; run bash scripts/build.sh first`);
     const progress = options.progress ?? Boolean(process.stderr.isTTY);
-    return (await checkFile(options, { core, progress: progress ? (text) => process.stderr.write(text) : null })).status;
+    return (await checkFile(options, { progress: progress ? (text) => process.stderr.write(text) : null })).status;
   } catch (error) {
     console.error(`chat-masks: ${error.message}`);
     if (error instanceof UsageError) console.error(USAGE.split('\n')[0]);

@@ -87,6 +87,7 @@ describe('the planted bad conversation and unreadable lines', () => {
       [['--family', 'qwen3', '--eos-token', '<|nope|>', `${FIXTURES}/sft-sample.jsonl`], /is not a token of Qwen3/],
       [['--family', 'qwen3', '--jobs', '0', `${FIXTURES}/sft-sample.jsonl`], /--jobs must be a whole number from 1 to 16/],
       [['--family', 'gptoss', '--date', '2025-02-30', `${FIXTURES}/sft-sample.jsonl`], /--date "2025-02-30" is not a date/],
+      [['--family', 'qwen3', '--time-limit', '0', `${FIXTURES}/sft-sample.jsonl`], /--time-limit must be a number of seconds above 0/],
     ]) {
       const r = run(args);
       assert.equal(r.status, 2, args.join(' '));
@@ -157,4 +158,34 @@ describe('the progress line', () => {
       }
     });
   }
+});
+
+describe('a line over the time limit', () => {
+  test('--time-limit 1: the conversation whose render never ends is skipped and named, the others checked; status 2', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'masklab-time-limit-'));
+    try {
+      // ChatML by hand, with 10^10 empty iterations (each range is within the sandbox's 100000)
+      // when the first message is "loop".
+      const template = join(dir, 'loops.jinja');
+      writeFileSync(
+        template,
+        "{% if messages[0].content == 'loop' %}{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}{% endif %}" +
+          '{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}',
+      );
+      const file = join(dir, 'three.jsonl');
+      const pair = (q, a) => JSON.stringify({ messages: [{ role: 'user', content: q }, { role: 'assistant', content: a }] });
+      writeFileSync(file, `${[pair('a', 'b'), pair('loop', 'b'), pair('c', 'd')].join('\n')}\n`);
+      const r = run(['--family', 'qwen3', '--template', template, '--time-limit', '1', file]);
+      assert.equal(r.status, 2);
+      assert.equal(r.stderr, `${file}:2: error: the check took longer than 1 s, so the line was skipped (a chat template that never finishes? --time-limit sets the limit)\n`);
+      // <|im_start|> user \n a <|im_end|> \n, then the same for the answer: 12 tokens; the answer
+      // "b" and its <|im_end|> trained; the assistant turn is its 6 tokens.
+      const lines = r.stdout.trim().split('\n');
+      assert.equal(lines[0], `${file}:1: 12 tokens, 2 trained; assistant turns (trained/tokens): 2/6`);
+      assert.equal(lines[1], `${file}:3: 12 tokens, 2 trained; assistant turns (trained/tokens): 2/6`);
+      assert.match(lines[2], /^chat-masks: 2 conversations, 24 tokens, 4 trained \(Qwen3, assistant, end-of-turn every\); 0 with an untrained assistant turn; 1 unreadable line; /);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
