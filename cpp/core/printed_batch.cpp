@@ -59,6 +59,10 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_word_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 bool is_word(char c) { return is_word_start(c) || is_digit(c); }
 
+// Who printed a tensor value: PyTorch (tensor(...)) or numpy (array(...)). The values print alike;
+// the suffixes differ.
+enum class Printer { Torch, Numpy };
+
 // What the reader expects of each depth of one value's nested lists, set by the first list that
 // closes at that depth: a tensor is rectangular and PyTorch elides every row the same way.
 struct DepthShape {
@@ -150,12 +154,10 @@ class Reader {
   PastedBatch read_wrapped() {
     const size_t start = pos_;
     const std::string_view name = word();
-    if (name == "tensor")
-      fail_at(start, "a tensor without its field name; paste the whole dict that print(batch) printed "
-                     "({'input_ids': tensor(...), ...})");
-    if (name == "array")
-      fail_at(start, "a numpy array; the doctor reads torch tensors, lists and JSON — print the batch with "
-                     "return_tensors='pt', or paste .tolist() of each field");
+    if (name == "tensor" || name == "array")
+      fail_at(start, std::string(name == "tensor" ? "a tensor" : "an array") +
+                         " without its field name; paste the whole dict that print(batch) printed "
+                         "({'input_ids': " + std::string(name) + "(...), ...})");
     if (name != "BatchEncoding" && name != "BatchFeature")
       fail_at(start, "expected '{' (a printed batch dict or a JSON object), or BatchEncoding({...}); found '" +
                          std::string(name) + "'");
@@ -341,22 +343,21 @@ class Reader {
     const TextPoint where = field_point(at);
     f.line = where.line;
     f.column = where.column;
-    if (starts("tensor(")) {
-      pos_ += 7;
+    if (starts("tensor(") || starts("array(")) {
+      const Printer printer = starts("tensor(") ? Printer::Torch : Printer::Numpy;
+      pos_ += printer == Printer::Torch ? 7 : 6;
       f.is_tensor = true;
       m.any_tensor = true;
-      read_tensor(f);
+      read_tensor(f, printer);
     } else if (c == '[') {
       read_array(f, false);
     } else if (c == '-' || is_digit(c) || starts("True") || starts("False") || starts("true") || starts("false")) {
       f.values.push_back(read_number(f));
     } else if (is_word_start(c)) {
       const std::string_view name = word();
-      if (name == "array")
-        fail_at(at, "a numpy array under '" + f.name + "'; print the batch with return_tensors='pt', or paste .tolist()");
-      fail_at(at, "'" + std::string(name) + "' is not a value the doctor reads; expected tensor(...), a list or a number");
+      fail_at(at, "'" + std::string(name) + "' is not a value the doctor reads; expected tensor(...), array(...), a list or a number");
     } else {
-      fail("expected tensor(...), a list or a number for '" + f.name + "'; " + found());
+      fail("expected tensor(...), array(...), a list or a number for '" + f.name + "'; " + found());
     }
     m.fields.push_back(std::move(f));
   }
@@ -374,12 +375,14 @@ class Reader {
   }
 
   // tensor( data (, name=value)* ) — the suffixes PyTorch's _str_intern adds.
-  void read_tensor(PastedField& f) {
+  // After "tensor(" or "array(": the values, then the suffixes that printer writes.
+  void read_tensor(PastedField& f, Printer printer) {
+    const char* const opening = printer == Printer::Torch ? "tensor(" : "array(";
     skip_space();
     if (cur() == '[') read_array(f, true);
     else if (cur() == '-' || is_digit(cur()) || starts("True") || starts("False") || starts("inf") || starts("nan"))
       f.values.push_back(read_number(f));
-    else fail("expected a list or a number after tensor(; " + found());
+    else fail(std::string("expected a list or a number after ") + opening + "; " + found());
     std::vector<int> size;
     bool has_size = false;
     for (;;) {
@@ -388,14 +391,16 @@ class Reader {
         ++pos_;
         break;
       }
-      if (cur() != ',') fail("expected ',' or ')' in tensor(...); " + found());
+      if (cur() != ',') fail(std::string("expected ',' or ')' in ") + opening + "...); " + found());
       ++pos_;
       skip_space();
       const size_t at = pos_;
       const std::string_view name = word();
       expect('=', "after " + std::string(name.empty() ? "the argument name" : name));
       skip_space();
-      if (name == "device") {
+      if (printer == Printer::Numpy) {
+        read_numpy_suffix(f, name, at, size, has_size);
+      } else if (name == "device") {
         f.device = read_quoted_word();
       } else if (name == "dtype") {
         if (!starts("torch.")) fail("expected torch.<type> after dtype=; " + found());
@@ -421,11 +426,29 @@ class Reader {
                         "' is not one PyTorch prints for a dense tensor (device, dtype, size, requires_grad, grad_fn)");
       }
     }
-    if (has_size && f.values.empty()) {  // tensor([], size=(2, 0)): the shape is in the suffix
+    if (has_size && f.values.empty()) {  // tensor([], size=(2, 0)), array([], shape=(2, 0)): the shape is in the suffix
       if (size.empty() || static_cast<int>(size.size()) > kMaxPastedRank)
-        fail("size=(...) must have 1 to " + std::to_string(kMaxPastedRank) + " dimensions");
+        fail(std::string(printer == Printer::Torch ? "size" : "shape") + "=(...) must have 1 to " +
+             std::to_string(kMaxPastedRank) + " dimensions");
       f.dims.clear();
       for (int n : size) f.dims.push_back(PastedDim{n, false, 0});
+    }
+  }
+
+  // numpy's array repr (arrayprint.py, _array_repr_implementation) adds at most `shape=(…)` (an
+  // empty array that is not 1-D) and `dtype=<name>` (a dtype that is not implied: int32, uint8,
+  // float32, … — never int64 on Linux, float64 or bool), quoted when the name is not a word
+  // ('>i4'). An array of strings never gets here: its values are not numbers.
+  void read_numpy_suffix(PastedField& f, std::string_view name, size_t at, std::vector<int>& size, bool& has_size) {
+    if (name == "dtype") {
+      const std::string type = cur() == '\'' || cur() == '"' ? read_quoted_word() : std::string(word());
+      if (type.empty()) fail("expected a numpy type name after dtype=; " + found());
+      f.dtype = "numpy." + type;
+    } else if (name == "shape") {
+      size = read_size_tuple();
+      has_size = true;
+    } else {
+      fail_at(at, "array(...) argument '" + std::string(name) + "' is not one numpy prints for an array (dtype, shape)");
     }
   }
 
@@ -507,7 +530,7 @@ class Reader {
         if (c == '.') {
           if (!starts("...")) fail("expected a number; " + found());
           if (!in_tensor)
-            fail("'...' is how PyTorch marks elided items; it appears only inside tensor(...)");
+            fail("'...' is how PyTorch and numpy mark elided items; it appears only inside tensor(...) or array(...)");
           if (elided) fail("a second '...' in the same list");
           if (items == 0) fail("'...' before the first item");
           pos_ += 3;

@@ -7,6 +7,8 @@
 //       `device='cuda:0'`, `dtype=torch.int64`, `size=(…)`, `requires_grad=…`, `grad_fn=<…>`,
 //       line breaks and indentation anywhere; optionally wrapped as BatchEncoding({...}) or
 //       BatchFeature(data={...});
+//   {'input_ids': array([[ 101, 7592, ...]]), ...} — numpy's array repr (return_tensors='np'),
+//       read like a tensor, with numpy's suffixes `dtype=int32` and `shape=(…)`;
 //   {'input_ids': [[1, 2, 3], [4, 5]]} — plain (possibly ragged) Python lists, as collators
 //       return them before tensors are made;
 //   {"input_ids": [[...]], ...} — JSON; several such objects on separate lines — JSONL, one

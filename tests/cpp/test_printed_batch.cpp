@@ -126,6 +126,67 @@ TEST_SUITE("printed batch: what print(batch) prints") {
     CHECK(std::isnan(b.values[3]));
   }
 
+  TEST_CASE("numpy arrays (return_tensors='np'): rows indented under 'array([', dtype and shape suffixes") {
+    // np.array([[101, 7592, 102, 0], [101, 2088, 999, 102]]) prints its rows aligned after
+    // "array([" (7 columns) and each value right-aligned to the widest (4 digits); int64 is the
+    // default dtype on Linux, so no suffix. An int32 mask carries dtype=int32, here on a line of
+    // its own under "array(", where numpy puts it when it would pass the line width (75).
+    const PastedBatch p = parse_printed_batch(
+        "{'input_ids': array([[ 101, 7592,  102,    0],\n"
+        "       [ 101, 2088,  999,  102]]), 'attention_mask': array([[1, 1, 1, 0],\n"
+        "       [1, 1, 1, 1]],\n"
+        "      dtype=int32), 'special': array([[ True, False, False,  True]])}");
+    CHECK(p.form == PastedForm::PrintedDict);
+    REQUIRE(p.fields.size() == 3u);
+    const PastedField& ids = p.fields[0];
+    CHECK(ids.is_tensor);
+    CHECK(ids.column == 15);  // where array( starts
+    REQUIRE(ids.rank() == 2);
+    CHECK(ids.dims[0].visible == 2);
+    CHECK(ids.dims[1].visible == 4);
+    CHECK(values(ids) == "101 7592 102 0 101 2088 999 102");
+    CHECK(ids.dtype.empty());
+    CHECK(values(*p.find("attention_mask")) == "1 1 1 0 1 1 1 1");
+    CHECK(p.find("attention_mask")->dtype == "numpy.int32");
+    CHECK(values(*p.find("special")) == "1 0 0 1");
+  }
+
+  TEST_CASE("numpy's '...' in both dimensions, as for np.arange(10000).reshape(10, 1000)") {
+    // More than 1000 items: the first and last 3 of each dimension, "..." between (numpy's
+    // threshold and edgeitems are PyTorch's).
+    const PastedBatch p = parse_printed_batch(
+        "{'input_ids': array([[   0,    1,    2, ...,  997,  998,  999],\n"
+        "       [1000, 1001, 1002, ..., 1997, 1998, 1999],\n"
+        "       [2000, 2001, 2002, ..., 2997, 2998, 2999],\n"
+        "       ...,\n"
+        "       [7000, 7001, 7002, ..., 7997, 7998, 7999],\n"
+        "       [8000, 8001, 8002, ..., 8997, 8998, 8999],\n"
+        "       [9000, 9001, 9002, ..., 9997, 9998, 9999]])}");
+    const PastedField& f = p.fields[0];
+    REQUIRE(f.rank() == 2);
+    CHECK(f.dims[0].visible == 6);
+    CHECK(f.dims[0].elided);
+    CHECK(f.dims[0].head == 3);
+    CHECK(f.dims[1].visible == 6);
+    CHECK(f.dims[1].elided);
+    CHECK(f.dims[1].head == 3);
+    CHECK(f.values[3 * 6] == 7000);  // first row after the row "..."
+    CHECK(f.values.back() == 9999);
+  }
+
+  TEST_CASE("an empty numpy array prints its shape; a quoted dtype; what numpy never prints is refused") {
+    const PastedBatch p = parse_printed_batch("{'input_ids': array([], shape=(2, 0), dtype=int64), 'big': array([1, 2], dtype='>i4')}");
+    REQUIRE(p.fields[0].rank() == 2);
+    CHECK(p.fields[0].dims[0].visible == 2);
+    CHECK(p.fields[0].dims[1].visible == 0);
+    CHECK(p.fields[1].dtype == "numpy.>i4");
+    CHECK(values(p.fields[1]) == "1 2");
+    CHECK(refusal("{'input_ids': array([1, 2], order='C')}").message ==
+          "line 1, column 29: array(...) argument 'order' is not one numpy prints for an array (dtype, shape)");
+    CHECK(contains(refusal("{'input_ids': array([1, 2], device='cuda:0')}").message, "argument 'device' is not one numpy prints"));
+    CHECK(contains(refusal("{'input_ids': [1, 2, ..., 9]}").message, "it appears only inside tensor(...) or array(...)"));
+  }
+
   TEST_CASE("BatchEncoding(...) and BatchFeature(data=...) wrappers around the dict") {
     for (const char* text : {"BatchEncoding({'input_ids': tensor([[5, 6]])})",
                              "BatchFeature(data={'input_ids': tensor([[5, 6]])})"}) {
@@ -189,13 +250,15 @@ TEST_SUITE("printed batch: JSON and JSONL") {
 }
 
 TEST_SUITE("printed batch: refusals name the line and column") {
-  TEST_CASE("an empty paste, a Python prompt, a bare tensor, a numpy array, a bare list") {
+  TEST_CASE("an empty paste, a Python prompt, a bare tensor, a bare numpy array, a bare list") {
     CHECK(refusal("").message == "line 1, column 1: the text is empty; paste what print(batch) printed, a JSON "
                                  "object, or one JSON object per line");
     CHECK(refusal("  \n ").message.rfind("line 2, column 2: the text is empty", 0) == 0);
     CHECK(contains(refusal(">>> print(batch)\n{}").message, "line 1, column 1: paste only what print(batch) printed"));
     CHECK(contains(refusal("tensor([[1, 2]])").message, "line 1, column 1: a tensor without its field name"));
-    CHECK(contains(refusal("{'input_ids': array([[1, 2]])}").message, "line 1, column 15: a numpy array"));
+    CHECK(refusal("array([[1, 2]])").message ==
+          "line 1, column 1: an array without its field name; paste the whole dict that print(batch) printed "
+          "({'input_ids': array(...), ...})");
     CHECK(contains(refusal("[[1, 2]]").message, "a bare list has no field names"));
   }
 
@@ -209,7 +272,6 @@ TEST_SUITE("printed batch: refusals name the line and column") {
   TEST_CASE("a ragged tensor, '...' outside a tensor, mixed nesting, a misplaced '...'") {
     CHECK(refusal("{'input_ids': tensor([[1, 2, 3],\n  [4, 5]])}").message ==
           "line 2, column 3: this list has 2 items but the first one at this depth has 3; a printed tensor is rectangular");
-    CHECK(contains(refusal("{'input_ids': [1, 2, ..., 9]}").message, "it appears only inside tensor(...)"));
     CHECK(contains(refusal("{'input_ids': tensor([1, [2]])}").message, "mixes numbers and lists"));
     CHECK(contains(refusal("{'input_ids': tensor([..., 2])}").message, "'...' before the first item"));
     CHECK(contains(refusal("{'input_ids': tensor([1, ..., 2, ..., 3])}").message, "a second '...'"));
