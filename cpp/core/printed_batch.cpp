@@ -545,6 +545,9 @@ class Reader {
           ++items;
         } else {
           if (kind == Kind::Lists) fail("this list mixes numbers and lists");
+          if (in_tensor && starts("list("))  // numpy's repr of a ragged array (dtype=object)
+            fail("a ragged numpy array (rows of different lengths print as list([...]) in an array of dtype=object); "
+                 "pad the rows first, or paste .tolist() of the field");
           kind = Kind::Numbers;
           f.values.push_back(read_small_int() ? small_int_ : read_number(f));
           ++items;

@@ -184,6 +184,10 @@ TEST_SUITE("printed batch: what print(batch) prints") {
     CHECK(refusal("{'input_ids': array([1, 2], order='C')}").message ==
           "line 1, column 29: array(...) argument 'order' is not one numpy prints for an array (dtype, shape)");
     CHECK(contains(refusal("{'input_ids': array([1, 2], device='cuda:0')}").message, "argument 'device' is not one numpy prints"));
+    // np.array([[1, 2], [3]], dtype=object): numpy prints each row as list([...]).
+    CHECK(refusal("{'input_ids': array([list([1, 2]), list([3])], dtype=object)}").message ==
+          "line 1, column 22: a ragged numpy array (rows of different lengths print as list([...]) in an array of "
+          "dtype=object); pad the rows first, or paste .tolist() of the field");
     CHECK(contains(refusal("{'input_ids': [1, 2, ..., 9]}").message, "it appears only inside tensor(...) or array(...)"));
   }
 
