@@ -3,9 +3,10 @@
 //
 //   npm run chat-masks -- --family qwen3 data.jsonl
 //
-// Reads a JSONL file of {"messages": [...]} conversations, renders each with the family's real
-// chat template, tokenizes it with its real tokenizer (web/chat/, the same module the Chat masks
-// page runs) and asks masklab's core (the same wasm module) for labels and warnings. Prints one
+// Reads a JSONL file of {"messages": [...]} conversations (or ShareGPT's {"conversations": [...]},
+// dataset-record.mjs), renders each with the family's real chat template, tokenizes it with its
+// real tokenizer (web/chat/, the same module the Chat masks page runs) and asks masklab's core
+// (the same wasm module) for labels and warnings. Prints one
 // line per conversation (tokens, trained tokens per assistant turn) and every warning with its line
 // number, then a summary with the time taken.
 //
@@ -30,6 +31,7 @@ import { isMainThread, workerData } from 'node:worker_threads';
 import { analyseChat } from '../../web/chat/chat-analysis.js';
 import { chatRequest, DEFAULT_POLICIES, END_OF_TURN, PAD_CHOICES, PAD_MASKING, TARGETS } from '../../web/chat/chat-request.js';
 import { FAMILIES, familyById } from '../../web/chat/families.js';
+import { conversationOf, SHAREGPT_ROLES } from './dataset-record.mjs';
 import { answerLines, linePool } from './line-pool.mjs';
 import { nodeFamily } from './node-family.mjs';
 
@@ -38,7 +40,8 @@ const WASM_PATH = join(REPO_ROOT, 'web', 'generated', 'masklab_chat.wasm');
 
 export const USAGE = `usage: npm run chat-masks -- --family ${FAMILIES.map((f) => f.id).join('|')} [options] FILE.jsonl
 
-Each line of FILE is {"messages": [{"role": ..., "content": ...}, ...]}.
+Each line of FILE is {"messages": [{"role": ..., "content": ...}, ...]}, or ShareGPT's
+{"conversations": [{"from": "human"|"gpt"|"system"|"tool", "value": ...}, ...]}.
 
 options:
   --target ${TARGETS.join('|')}   (default assistant)
@@ -140,10 +143,11 @@ function describeTurns(answer) {
     .join(' ');
 }
 
-// Everything one line gives: { out: [lines], err: [lines], conversation: {tokens, trained, untrained} | null, warnings: [ids] }.
+// Everything one line gives: { out: [lines], err: [lines], conversation: {tokens, trained, untrained} | null,
+// warnings: [ids], shareGpt: whether the line was ShareGPT's from/value }.
 function checkLine(ctx, line, lineNo) {
   const { fam, core, template, options, now } = ctx;
-  const result = { out: [], err: [], conversation: null, warnings: [] };
+  const result = { out: [], err: [], conversation: null, warnings: [], shareGpt: false };
   if (line.trim() === '') return result;
   const where = `${options.file}:${lineNo}`;
   let record;
@@ -153,11 +157,13 @@ function checkLine(ctx, line, lineNo) {
     result.err.push(`${where}: error: not JSON (${error.message})`);
     return result;
   }
-  const messages = record?.messages;
-  if (!Array.isArray(messages)) {
-    result.err.push(`${where}: error: expected {"messages": [...]}, found ${record === null ? 'null' : Array.isArray(record) ? 'an array' : typeof record === 'object' ? `keys ${Object.keys(record).slice(0, 5).join(', ') || '(none)'}` : typeof record}`);
+  const conversation = conversationOf(record);
+  if (conversation.error) {
+    result.err.push(`${where}: error: ${conversation.error}`);
     return result;
   }
+  const { messages } = conversation;
+  result.shareGpt = conversation.shareGpt;
   let chat;
   try {
     chat = analyseChat(fam, messages, {
@@ -270,7 +276,7 @@ export async function checkFile(options, { out: print = console.log, err: printE
   if (options.policies.eosToken && nodeFamily(options.family).tokenId(options.policies.eosToken) === null) {
     throw new UsageError(`--eos-token ${options.policies.eosToken} is not a token of ${family.label}'s tokenizer`);
   }
-  const counts = { conversations: 0, tokens: 0, trained: 0, bad: 0, untrained: 0, warnings: {} };
+  const counts = { conversations: 0, tokens: 0, trained: 0, bad: 0, untrained: 0, shareGpt: 0, warnings: {} };
   const take = (r) => {
     for (const line of r.err) err(line);
     if (r.err.length) counts.bad += 1;
@@ -282,6 +288,7 @@ export async function checkFile(options, { out: print = console.log, err: printE
       if (r.conversation.untrained) counts.untrained += 1;
     }
     for (const id of r.warnings) counts.warnings[id] = (counts.warnings[id] ?? 0) + 1;
+    if (r.shareGpt) counts.shareGpt += 1;
     linesDone += 1;
     bar?.update(linesDone, bytesRead, counts.conversations);
   };
@@ -317,6 +324,10 @@ export async function checkFile(options, { out: print = console.log, err: printE
       `${counts.untrained} with an untrained assistant turn; ${counts.bad} unreadable line${counts.bad === 1 ? '' : 's'}; ${(ms / 1000).toFixed(2)} s`,
   );
   if (summary) out(`chat-masks: warnings: ${summary}`);
+  if (counts.shareGpt) {
+    const mapped = Object.entries(SHAREGPT_ROLES).filter(([from, role]) => from !== role).map(([from, role]) => `${from} → ${role}`);
+    out(`chat-masks: ${counts.shareGpt} line${counts.shareGpt === 1 ? '' : 's'} in ShareGPT form: "from" read as the role (${mapped.join(', ')}), "value" as the content`);
+  }
   const status = counts.bad > 0 ? 2 : counts.untrained > 0 ? 1 : 0;
   return { status, counts, ms };
 }

@@ -68,7 +68,7 @@ describe('the planted bad conversation and unreadable lines', () => {
     assert.match(lines[0], /sft-unreadable\.jsonl:2: error: not JSON/);
     assert.match(lines[1], /sft-unreadable\.jsonl:3: error: message 2: role "bot" is not one of/);
     assert.match(lines[2], /sft-unreadable\.jsonl:4: error: message 2 \(assistant\) is empty/);
-    assert.match(lines[3], /sft-unreadable\.jsonl:5: error: expected \{"messages": \[\.\.\.\]\}, found keys prompt/);
+    assert.match(lines[3], /sft-unreadable\.jsonl:5: error: expected \{"messages": \[\.\.\.\]\} or ShareGPT's \{"conversations": \[\.\.\.\]\}, found keys prompt/);
     assert.match(r.stdout, /1 conversation, .* 4 unreadable lines/);
   });
 
@@ -187,5 +187,57 @@ describe('a line over the time limit', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("ShareGPT's conversations/from/value", () => {
+  test('read as messages, with from mapped as axolotl maps it: the same counts as the messages file, line for line', () => {
+    // sft-sharegpt.jsonl lines 1, 2 and 4 are sft-sample.jsonl's lines 1, 2 and 4 in ShareGPT form;
+    // its line 3 has a "from" outside the mapping, kept as the role, which no template role is.
+    const shareGpt = run(['--family', 'qwen3', `${FIXTURES}/sft-sharegpt.jsonl`]);
+    const messages = run(['--family', 'qwen3', `${FIXTURES}/sft-sample.jsonl`]);
+    const perLine = (r, file) =>
+      r.stdout
+        .split('\n')
+        .filter((l) => l.startsWith(`${FIXTURES}/${file}:`))
+        .map((l) => l.slice(`${FIXTURES}/${file}:`.length))
+        .filter((l) => !l.startsWith('3:'));
+    assert.deepEqual(perLine(shareGpt, 'sft-sharegpt.jsonl'), perLine(messages, 'sft-sample.jsonl'));
+    assert.equal(shareGpt.status, 2);
+    assert.equal(
+      shareGpt.stderr,
+      `${FIXTURES}/sft-sharegpt.jsonl:3: error: message 2: role "bot" is not one of system, user, assistant, tool, developer\n`,
+    );
+    assert.match(shareGpt.stdout, /\nchat-masks: 4 lines in ShareGPT form: "from" read as the role \(human → user, gpt → assistant\), "value" as the content\n$/);
+    assert.doesNotMatch(messages.stdout, /ShareGPT/);
+  });
+});
+
+describe('conversationOf (dataset-record.mjs)', () => {
+  test('messages as they are; ShareGPT turns mapped; anything else named', async () => {
+    const { conversationOf } = await import('../../scripts/chat/dataset-record.mjs');
+    const messages = [{ role: 'user', content: 'a' }];
+    assert.deepEqual(conversationOf({ messages }), { messages, shareGpt: false });
+    assert.deepEqual(
+      conversationOf({ conversations: [{ from: 'system', value: 's' }, { from: 'human', value: 'q' }, { from: 'gpt', value: 'a' }, { from: 'tool', value: '{}' }, { from: 'user', value: 'u' }, { from: 'assistant', value: 'b' }] }),
+      {
+        messages: [
+          { role: 'system', content: 's' },
+          { role: 'user', content: 'q' },
+          { role: 'assistant', content: 'a' },
+          { role: 'tool', content: '{}' },
+          { role: 'user', content: 'u' },
+          { role: 'assistant', content: 'b' },
+        ],
+        shareGpt: true,
+      },
+    );
+    assert.deepEqual(conversationOf({ conversations: [{ from: 'human' }] }), { error: 'message 1: "value" is not a string' });
+    assert.deepEqual(conversationOf({ conversations: ['hi'] }), { error: 'message 1 is not an object with "from" and "value"' });
+    assert.deepEqual(conversationOf({ conversations: [{ role: 'user', content: 'x' }] }), { error: 'message 1: "from" is not a string' });
+    // A from outside the mapping stays the role, as axolotl keeps it.
+    assert.deepEqual(conversationOf({ conversations: [{ from: 'bot', value: 'x' }] }), { messages: [{ role: 'bot', content: 'x' }], shareGpt: true });
+    assert.deepEqual(conversationOf([1]), { error: `expected {"messages": [...]} or ShareGPT's {"conversations": [...]}, found an array` });
+    assert.deepEqual(conversationOf(null), { error: `expected {"messages": [...]} or ShareGPT's {"conversations": [...]}, found null` });
   });
 });
