@@ -321,7 +321,7 @@ export async function checkFile(options, { out: print = console.log, err: printE
   out(
     `chat-masks: ${counts.conversations} conversation${counts.conversations === 1 ? '' : 's'}, ${counts.tokens} tokens, ${counts.trained} trained` +
       ` (${family.label}, ${options.policies.target}, end-of-turn ${options.policies.endOfTurn}); ` +
-      `${counts.untrained} with an untrained assistant turn; ${counts.bad} unreadable line${counts.bad === 1 ? '' : 's'}; ${(ms / 1000).toFixed(2)} s`,
+      `${counts.untrained} with an untrained assistant turn; ${counts.bad} line${counts.bad === 1 ? '' : 's'} not checked; ${(ms / 1000).toFixed(2)} s`,
   );
   if (summary) out(`chat-masks: warnings: ${summary}`);
   if (counts.shareGpt) {

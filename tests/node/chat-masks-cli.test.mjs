@@ -69,7 +69,7 @@ describe('the planted bad conversation and unreadable lines', () => {
     assert.match(lines[1], /sft-unreadable\.jsonl:3: error: message 2: role "bot" is not one of/);
     assert.match(lines[2], /sft-unreadable\.jsonl:4: error: message 2 \(assistant\) is empty/);
     assert.match(lines[3], /sft-unreadable\.jsonl:5: error: expected \{"messages": \[\.\.\.\]\} or ShareGPT's \{"conversations": \[\.\.\.\]\}, found keys prompt/);
-    assert.match(r.stdout, /1 conversation, .* 4 unreadable lines/);
+    assert.match(r.stdout, /1 conversation, .* 4 lines not checked/);
   });
 
   test('a template that rejects the role order names the message', () => {
@@ -183,7 +183,7 @@ describe('a line over the time limit', () => {
       const lines = r.stdout.trim().split('\n');
       assert.equal(lines[0], `${file}:1: 12 tokens, 2 trained; assistant turns (trained/tokens): 2/6`);
       assert.equal(lines[1], `${file}:3: 12 tokens, 2 trained; assistant turns (trained/tokens): 2/6`);
-      assert.match(lines[2], /^chat-masks: 2 conversations, 24 tokens, 4 trained \(Qwen3, assistant, end-of-turn every\); 0 with an untrained assistant turn; 1 unreadable line; /);
+      assert.match(lines[2], /^chat-masks: 2 conversations, 24 tokens, 4 trained \(Qwen3, assistant, end-of-turn every\); 0 with an untrained assistant turn; 1 line not checked; /);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
