@@ -4,9 +4,9 @@
 //   npm run chat-masks -- --family qwen3 data.jsonl
 //
 // Reads a JSONL file of {"messages": [...]} conversations (or ShareGPT's {"conversations": [...]},
-// dataset-record.mjs), renders each with the family's real chat template, tokenizes it with its
-// real tokenizer (web/chat/, the same module the Chat masks page runs) and asks masklab's core
-// (the same wasm module) for labels and warnings. Prints one
+// web/chat/dataset-record.js), renders each with the family's real chat template, tokenizes it
+// with its real tokenizer (web/chat/, the same module the Chat masks page runs) and asks
+// masklab's core (the same wasm module) for labels and warnings. Prints one
 // line per conversation (tokens, trained tokens per assistant turn) and every warning with its line
 // number, then a summary with the time taken.
 //
@@ -31,7 +31,7 @@ import { isMainThread, workerData } from 'node:worker_threads';
 import { analyseChat } from '../../web/chat/chat-analysis.js';
 import { chatRequest, DEFAULT_POLICIES, END_OF_TURN, PAD_CHOICES, PAD_MASKING, TARGETS } from '../../web/chat/chat-request.js';
 import { FAMILIES, familyById } from '../../web/chat/families.js';
-import { conversationOf, SHAREGPT_ROLES } from './dataset-record.mjs';
+import { conversationOf, SHAREGPT_ROLES } from '../../web/chat/dataset-record.js';
 import { answerLines, linePool } from './line-pool.mjs';
 import { nodeFamily } from './node-family.mjs';
 

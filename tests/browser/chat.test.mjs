@@ -112,6 +112,37 @@ test('bad input: an empty message is named, and the last good tokens stay on scr
   assert.equal(await summary(), want);
 });
 
+test('keyboard: a ShareGPT line pasted from a dataset replaces the messages; a paste that is not JSON says so and changes nothing', async () => {
+  const { page: p } = await suite.open('chat.html?f=qwen3');
+  await ready(p);
+  await p.focus('.paste-box summary');
+  await p.keyboard.press('Enter'); // opens the box
+  await p.focus('#paste-conversation');
+  const before = await summary(p);
+  // Not JSON: named under the button; the messages and tokens stay.
+  await p.keyboard.type('{"messages": [');
+  await p.keyboard.press('Tab');
+  await p.keyboard.press('Enter');
+  assert.match(await p.textContent('.paste-status'), /^Cannot use this paste: this is not JSON \(.+\)\.$/);
+  assert.equal(await p.getAttribute('#paste-conversation', 'aria-invalid'), 'true');
+  assert.equal(await summary(p), before);
+  assert.equal(await p.locator('.message-list > li').count(), 5);
+  // A ShareGPT line: <|im_start|> user \n Say ·hi . <|im_end|> \n, then <|im_start|> assistant \n
+  // and Qwen3's empty think block (<think> \n\n </think> \n\n) before Hi ! <|im_end|> \n: 19
+  // tokens, of which Hi, ! and <|im_end|> are trained.
+  await p.fill('#paste-conversation', JSON.stringify({ conversations: [{ from: 'human', value: 'Say hi.' }, { from: 'gpt', value: 'Hi!' }] }));
+  await p.focus('text=Use this conversation');
+  await p.keyboard.press('Enter');
+  await settle(p, before);
+  assert.equal(await summary(p), '3 of 19 tokens trained · no warnings');
+  assert.match(await p.textContent('.paste-status'), /^Using the 2 messages you pasted\. Read as ShareGPT: "from" is the role \(human → user, gpt → assistant\), "value" the content\.$/);
+  assert.equal(await p.getAttribute('#paste-conversation', 'aria-invalid'), null);
+  assert.equal(await p.locator('.message-list > li').count(), 2);
+  assert.equal(await p.inputValue('#message-text-1'), 'Hi!');
+  assert.equal(await p.inputValue('#message-role-0'), 'user');
+  assert.equal(await p.inputValue('#preset-select'), '', 'the prepared-conversation list says "(your own)"');
+});
+
 test('a URL conversation with an unknown role is refused by name and the prepared one is shown', async () => {
   const { page: p } = await suite.open(`chat.html?c=${encodeURIComponent('[["user","hi"],["bot","hello"]]')}`);
   await ready(p);

@@ -213,9 +213,9 @@ describe("ShareGPT's conversations/from/value", () => {
   });
 });
 
-describe('conversationOf (dataset-record.mjs)', () => {
+describe('conversationOf (web/chat/dataset-record.js)', () => {
   test('messages as they are; ShareGPT turns mapped; anything else named', async () => {
-    const { conversationOf } = await import('../../scripts/chat/dataset-record.mjs');
+    const { conversationOf } = await import('../../web/chat/dataset-record.js');
     const messages = [{ role: 'user', content: 'a' }];
     assert.deepEqual(conversationOf({ messages }), { messages, shareGpt: false });
     assert.deepEqual(

@@ -1,5 +1,6 @@
 // conversation-editor.js — the conversation a learner types or picks: a prepared conversation,
-// then one row per message (role and text), with add, remove and move.
+// then one row per message (role and text), with add, remove and move; or one pasted from their
+// own dataset (pasted-conversation.js), which then fills the rows.
 //
 //   const editor = createConversationEditor(container, { onChange(messages, how) {}, onPreset(id) {} });
 //   editor.set(messages, presetId);              // presetId '' when the conversation is custom
@@ -10,6 +11,7 @@
 
 import { h, replaceChildren } from '../shared/dom.js';
 import { ROLES } from './families.js';
+import { readPastedConversation } from './pasted-conversation.js';
 import { PRESETS } from './presets.js';
 
 export const EDITOR_TEXT = {
@@ -28,6 +30,11 @@ export const EDITOR_TEXT = {
   removed: (k) => `Message ${k + 1} removed.`,
   added: (k, role) => `Message ${k + 1} (${role}) added.`,
   moved: (k) => `Message moved to position ${k + 1}.`,
+  paste: 'Paste a conversation from your data',
+  pasteLabel: 'One line of your dataset ({"messages": …} or ShareGPT\'s {"conversations": …}), or a JSON array of messages',
+  usePaste: 'Use this conversation',
+  pasted: (n) => `Using the ${n} message${n === 1 ? '' : 's'} you pasted.`,
+  pasteError: (text) => `Cannot use this paste: ${text}.`,
 };
 
 const PAUSE_MS = 150;
@@ -56,9 +63,37 @@ export function createConversationEditor(container, { onChange = () => {}, onPre
     // An empty message is reported, not analysed, until it has text.
     emit('structure');
   });
+  const pasteField = h('textarea', { id: 'paste-conversation', rows: '4', spellcheck: 'false', autocomplete: 'off' });
+  const pasteButton = h('button', { type: 'button', class: 'secondary' }, EDITOR_TEXT.usePaste);
+  const pasteStatus = h('p', { class: 'hint paste-status', role: 'status' });
+  const pasteBox = h(
+    'details',
+    { class: 'paste-box' },
+    h('summary', {}, EDITOR_TEXT.paste),
+    h('label', { for: 'paste-conversation' }, EDITOR_TEXT.pasteLabel),
+    pasteField,
+    h('div', { class: 'actions' }, pasteButton),
+    pasteStatus,
+  );
+  pasteButton.addEventListener('click', () => {
+    const read = readPastedConversation(pasteField.value);
+    pasteStatus.classList.toggle('error-box', Boolean(read.error));
+    if (read.error) {
+      pasteField.setAttribute('aria-invalid', 'true');
+      pasteStatus.textContent = EDITOR_TEXT.pasteError(read.error);
+      return;
+    }
+    pasteField.removeAttribute('aria-invalid');
+    pasteStatus.textContent = [EDITOR_TEXT.pasted(read.messages.length), ...read.notes].join(' ');
+    messages = read.messages;
+    select.value = '';
+    draw();
+    emit('structure');
+  });
   replaceChildren(
     container,
     h('div', { class: 'control' }, h('label', { for: 'preset-select' }, EDITOR_TEXT.preset), select),
+    pasteBox,
     list,
     h('div', { class: 'actions' }, addButton),
   );

@@ -1,5 +1,5 @@
-// dataset-record.mjs — the conversation in one line of an SFT dataset, as `npm run chat-masks`
-// reads it:
+// dataset-record.js — the conversation in one line of an SFT dataset, as `npm run chat-masks`
+// and the Chat masks page's paste box read it:
 //
 //   {"messages": [{"role": …, "content": …}, …]}   TRL's conversational format, taken as it is;
 //   {"conversations": [{"from": …, "value": …}, …]}  ShareGPT, each `from` mapped to a role the way

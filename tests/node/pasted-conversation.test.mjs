@@ -1,0 +1,54 @@
+// pasted-conversation.test.mjs — what the Chat masks page's paste box accepts
+// (web/chat/pasted-conversation.js): one line of a dataset in TRL's or ShareGPT's form, a bare
+// array of messages, a pretty-printed object, the first of several JSONL lines; and what it
+// refuses, each with a message that says what is wrong.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { MAX_PASTE_CHARS, readPastedConversation } from '../../web/chat/pasted-conversation.js';
+
+const HI = [
+  { role: 'user', content: 'Say hi.' },
+  { role: 'assistant', content: 'Hi!' },
+];
+
+test('a messages line, a bare array and a pretty-printed object give the same messages', () => {
+  for (const text of [JSON.stringify({ messages: HI }), JSON.stringify(HI), JSON.stringify({ messages: HI }, null, 2), `  ${JSON.stringify(HI)}\n`]) {
+    assert.deepEqual(readPastedConversation(text), { messages: HI, notes: [] }, text);
+  }
+});
+
+test('ShareGPT: from mapped to the role, and the page says so', () => {
+  const read = readPastedConversation(JSON.stringify({ conversations: [{ from: 'human', value: 'Say hi.' }, { from: 'gpt', value: 'Hi!' }] }));
+  assert.deepEqual(read.messages, HI);
+  assert.deepEqual(read.notes, ['Read as ShareGPT: "from" is the role (human → user, gpt → assistant), "value" the content.']);
+});
+
+test('several JSONL lines: the first is used, and the note says how many there were', () => {
+  const line = JSON.stringify({ messages: HI });
+  const read = readPastedConversation(`${line}\n${JSON.stringify({ messages: [{ role: 'user', content: 'other' }] })}\n\n${line}\n`);
+  assert.deepEqual(read.messages, HI);
+  assert.deepEqual(read.notes, ['Your paste has 3 lines; the first one is used.']);
+});
+
+test('fields the editor cannot hold are named as left out', () => {
+  const read = readPastedConversation(JSON.stringify({ messages: [HI[0], { ...HI[1], reasoning_content: 'easy', name: 'bot' }] }));
+  assert.deepEqual(read.messages, HI);
+  assert.deepEqual(read.notes, ["The editor keeps each message's role and content; reasoning_content, name are left out."]);
+});
+
+test('refusals say what is wrong', () => {
+  const refusal = (text) => readPastedConversation(text).error;
+  assert.equal(refusal('   '), 'paste one line of your dataset, or a JSON array of messages');
+  assert.match(refusal('{"messages": [}'), /^this is not JSON \(/);
+  assert.equal(refusal('{"prompt": "hi"}'), `expected a JSON array of messages, {"messages": [...]} or ShareGPT's {"conversations": [...]}, found keys prompt`);
+  assert.equal(refusal(JSON.stringify([{ role: 'bot', content: 'x' }])), 'message 1: role "bot" is not one of system, user, assistant, tool, developer');
+  assert.equal(refusal(JSON.stringify([])), 'the conversation has no messages');
+  assert.equal(refusal(JSON.stringify([{ role: 'user', content: ' ' }])), 'message 1 (user) is empty');
+  assert.equal(
+    refusal(JSON.stringify([HI[0], { role: 'assistant', content: null, tool_calls: [{ type: 'function', function: { name: 'f', arguments: {} } }] }])),
+    'message 2 (assistant) has tool calls and no text; the editor holds role and content only, so it cannot show this conversation',
+  );
+  assert.equal(refusal('x'.repeat(MAX_PASTE_CHARS + 1)), 'the paste is longer than 2,000,000 characters; paste one conversation');
+});
