@@ -49,7 +49,10 @@ export function createConversationEditor(container, { onChange = () => {}, onPre
     PRESETS.map((p) => h('option', { value: p.id }, p.label)),
   );
   select.addEventListener('change', () => {
-    if (select.value) onPreset(select.value);
+    if (!select.value) return;
+    pasteStatus.textContent = ''; // it spoke of the pasted conversation, now replaced
+    pasteStatus.classList.remove('error-box');
+    onPreset(select.value);
   });
   const list = h('ol', { class: 'message-list', 'aria-label': EDITOR_TEXT.messages });
   const addButton = h('button', { type: 'button', class: 'secondary' }, EDITOR_TEXT.add);
