@@ -141,6 +141,12 @@ test('keyboard: a ShareGPT line pasted from a dataset replaces the messages; a p
   assert.equal(await p.inputValue('#message-text-1'), 'Hi!');
   assert.equal(await p.inputValue('#message-role-0'), 'user');
   assert.equal(await p.inputValue('#preset-select'), '', 'the prepared-conversation list says "(your own)"');
+  // Picking a prepared conversation again replaces the pasted one, and the note about it goes.
+  const pasted = await summary(p);
+  await p.selectOption('#preset-select', 'short');
+  await settle(p, pasted);
+  assert.equal(await p.textContent('.paste-status'), '');
+  assert.equal(await p.inputValue('#message-text-1'), 'Hello!');
 });
 
 test('a URL conversation with an unknown role is refused by name and the prepared one is shown', async () => {
