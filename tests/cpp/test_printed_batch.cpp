@@ -28,6 +28,19 @@ std::string values(const PastedField& f) {
   return s;
 }
 
+// A 2-D value elided the way PyTorch and numpy elide by default (edgeitems 3): in both
+// dimensions the first 3 and last 3 items are visible, with the gap after the third.
+void check_three_and_three(const PastedField& f) {
+  REQUIRE(f.rank() == 2);
+  for (int d = 0; d < 2; ++d) {
+    CAPTURE(d);
+    CHECK(f.dims[d].visible == 6);
+    CHECK(f.dims[d].elided);
+    CHECK(f.dims[d].head == 3);
+  }
+  CHECK(f.values.size() == 36u);
+}
+
 }  // namespace
 
 TEST_SUITE("printed batch: what print(batch) prints") {
@@ -74,14 +87,7 @@ TEST_SUITE("printed batch: what print(batch) prints") {
         "        [    1,   319,  1139,  ...,   376,   263,     2],\n"
         "        [    1,  3374,   505,  ...,     2,     2,     2]])}");
     const PastedField& f = p.fields[0];
-    REQUIRE(f.rank() == 2);
-    CHECK(f.dims[0].visible == 6);
-    CHECK(f.dims[0].elided);
-    CHECK(f.dims[0].head == 3);
-    CHECK(f.dims[1].visible == 6);
-    CHECK(f.dims[1].elided);
-    CHECK(f.dims[1].head == 3);
-    CHECK(f.values.size() == 36u);
+    check_three_and_three(f);
     CHECK(f.values[3 * 6 + 1] == 1128);  // first row after the row "..."
   }
 
@@ -163,13 +169,7 @@ TEST_SUITE("printed batch: what print(batch) prints") {
         "       [8000, 8001, 8002, ..., 8997, 8998, 8999],\n"
         "       [9000, 9001, 9002, ..., 9997, 9998, 9999]])}");
     const PastedField& f = p.fields[0];
-    REQUIRE(f.rank() == 2);
-    CHECK(f.dims[0].visible == 6);
-    CHECK(f.dims[0].elided);
-    CHECK(f.dims[0].head == 3);
-    CHECK(f.dims[1].visible == 6);
-    CHECK(f.dims[1].elided);
-    CHECK(f.dims[1].head == 3);
+    check_three_and_three(f);
     CHECK(f.values[3 * 6] == 7000);  // first row after the row "..."
     CHECK(f.values.back() == 9999);
   }
