@@ -31,7 +31,7 @@ import { isMainThread, workerData } from 'node:worker_threads';
 import { analyseChat } from '../../web/chat/chat-analysis.js';
 import { chatRequest, DEFAULT_POLICIES, END_OF_TURN, PAD_CHOICES, PAD_MASKING, TARGETS } from '../../web/chat/chat-request.js';
 import { FAMILIES, familyById } from '../../web/chat/families.js';
-import { conversationOf, SHAREGPT_ROLES } from '../../web/chat/dataset-record.js';
+import { conversationOf, SHAREGPT_ROLES, templateArgumentsOf } from '../../web/chat/dataset-record.js';
 import { answerLines, linePool } from './line-pool.mjs';
 import { nodeFamily } from './node-family.mjs';
 
@@ -164,10 +164,16 @@ function checkLine(ctx, line, lineNo) {
   }
   const { messages } = conversation;
   result.shareGpt = conversation.shareGpt;
+  const args = templateArgumentsOf(record);
+  if (args.error) {
+    result.err.push(`${where}: error: ${args.error}`);
+    return result;
+  }
   let chat;
   try {
     chat = analyseChat(fam, messages, {
       template,
+      kwargs: { ...fam.family.templateKwargs, ...args.kwargs },
       addSpecialTokens: options.addSpecialTokens,
       eosToken: options.policies.eosToken,
       generationPrompt: options.policies.target === 'response_template',

@@ -241,3 +241,39 @@ describe('conversationOf (web/chat/dataset-record.js)', () => {
     assert.deepEqual(conversationOf(null), { error: `expected {"messages": [...]} or ShareGPT's {"conversations": [...]}, found null` });
   });
 });
+
+describe("a dataset's tools and chat_template_kwargs columns", () => {
+  test('tools are rendered, also from a JSON string as TRL 0.29 parses it (more tokens, the same trained ones); bad ones are refused by line', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'masklab-tools-'));
+    try {
+      const file = join(dir, 'tools.jsonl');
+      const messages = [{ role: 'user', content: 'What time is it?' }, { role: 'assistant', content: 'Noon.' }];
+      const tool = { type: 'function', function: { name: 'get_time', description: 'The current time', parameters: { type: 'object', properties: {} } } };
+      const lines = [
+        { messages },
+        { messages, tools: [tool] },
+        { messages, tools: JSON.stringify([tool]) },
+        { messages, chat_template_kwargs: [1] },
+        { messages, tools: [], chat_template_kwargs: { enable_thinking: false } },
+        { messages, tools: '[{"type": ' },
+        { messages, tools: { get_time: tool } },
+      ];
+      writeFileSync(file, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+      const r = run(['--family', 'qwen3', file]);
+      assert.equal(r.status, 2);
+      const counts = Object.fromEntries([...r.stdout.matchAll(/:(\d+): (\d+) tokens, (\d+) trained/g)].map((m) => [m[1], [Number(m[2]), Number(m[3])]]));
+      assert.deepEqual(Object.keys(counts), ['1', '2', '3', '5']);
+      assert.deepEqual(counts[3], counts[2], 'the JSON string renders as the list');
+      assert.ok(counts[2][0] > counts[1][0] + 50, `Qwen3's tools block adds its text: ${counts[2][0]} vs ${counts[1][0]} tokens`);
+      assert.equal(counts[2][1], counts[1][1], 'the tools block is template text, never trained');
+      assert.deepEqual(counts[5], counts[1], 'Qwen3 tests {%- if tools %}: an empty list prints no tools block');
+      const errors = r.stderr.trim().split('\n');
+      assert.equal(errors.length, 3, r.stderr);
+      assert.equal(errors[0], `${file}:4: error: "chat_template_kwargs" must be an object of keyword arguments`);
+      assert.ok(errors[1].startsWith(`${file}:6: error: "tools" is a string that is not JSON (`), errors[1]);
+      assert.equal(errors[2], `${file}:7: error: "tools" must be a list of tool schemas (JSON objects)`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -277,6 +277,25 @@ describe('prefix stability', () => {
   });
 });
 
+describe("a dataset's tools column, as TRL's SFTTrainer passes it (tools=example.get('tools'))", () => {
+  test("Qwen3 prints the tool schemas in a system block of its own, through tojson, before the conversation", () => {
+    const tool = { type: 'function', function: { name: 'get_time', description: 'The current time', parameters: { type: 'object', properties: {} } } };
+    const chat = analyseChat(nodeFamily('qwen3'), HI, { kwargs: { tools: [tool] } });
+    // Qwen3's template: "<|im_start|>system\n# Tools\n\n…<tools>" + "\n" + (tool | tojson) per tool
+    // + "\n</tools>…</tool_call><|im_end|>\n"; tojson is json.dumps with ", " and ": ".
+    const schema = '{"type": "function", "function": {"name": "get_time", "description": "The current time", "parameters": {"type": "object", "properties": {}}}}';
+    assert.equal(
+      chat.text,
+      '<|im_start|>system\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\n' +
+        'You are provided with function signatures within <tools></tools> XML tags:\n<tools>\n' +
+        schema +
+        '\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n' +
+        '<tool_call>\n{"name": <function-name>, "arguments": <args-json-object>}\n</tool_call><|im_end|>\n' +
+        '<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\nHello!<|im_end|>\n',
+    );
+  });
+});
+
 describe('bad input names the message', () => {
   const fam = () => nodeFamily('qwen3');
 

@@ -38,6 +38,12 @@ test('fields the editor cannot hold are named as left out', () => {
   assert.deepEqual(read.notes, ["The editor keeps each message's role and content; reasoning_content, name are left out."]);
 });
 
+test("a line's tools and chat_template_kwargs are named as not used by the page", () => {
+  const read = readPastedConversation(JSON.stringify({ messages: HI, tools: [{ type: 'function' }], chat_template_kwargs: { enable_thinking: false } }));
+  assert.deepEqual(read.messages, HI);
+  assert.deepEqual(read.notes, ["This page renders without the line's tools and chat_template_kwargs (npm run chat-masks uses them)."]);
+});
+
 test('refusals say what is wrong', () => {
   const refusal = (text) => readPastedConversation(text).error;
   assert.equal(refusal('   '), 'paste one line of your dataset, or a JSON array of messages');

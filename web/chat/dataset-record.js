@@ -7,6 +7,9 @@
 //       any other value kept as it is), `value` read as the content.
 //
 //   conversationOf(record) -> { messages, shareGpt } | { error }
+//   templateArgumentsOf(record) -> { kwargs } | { error }: what TRL's SFTTrainer passes to
+//       apply_chat_template besides the messages — the record's `tools` column (a list, or a
+//       JSON string of one) as `tools=` and its `chat_template_kwargs` spread as keywords
 //
 // Which roles a template accepts, and empty messages, are checked later (validateMessages).
 
@@ -37,4 +40,29 @@ export function conversationOf(record) {
   if (Array.isArray(record?.messages)) return { messages: record.messages, shareGpt: false };
   if (Array.isArray(record?.conversations)) return fromShareGpt(record.conversations);
   return { error: `expected {"messages": [...]} or ShareGPT's {"conversations": [...]}, found ${describe(record)}` };
+}
+
+const isPlainObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+export function templateArgumentsOf(record) {
+  const kwargs = {};
+  const extra = record?.chat_template_kwargs;
+  if (extra !== undefined && extra !== null) {
+    if (!isPlainObject(extra)) return { error: '"chat_template_kwargs" must be an object of keyword arguments' };
+    Object.assign(kwargs, extra);
+  }
+  let tools = record?.tools;
+  if (typeof tools === 'string') {
+    // Datasets often store the schemas as a JSON string; TRL parses it (since 0.29.0).
+    try {
+      tools = JSON.parse(tools);
+    } catch (error) {
+      return { error: `"tools" is a string that is not JSON (${error.message})` };
+    }
+  }
+  if (tools !== undefined && tools !== null) {
+    if (!Array.isArray(tools) || !tools.every(isPlainObject)) return { error: '"tools" must be a list of tool schemas (JSON objects)' };
+    kwargs.tools = tools; // an empty list too: transformers passes it on, and templates test it themselves
+  }
+  return { kwargs };
 }

@@ -58,6 +58,8 @@ export function readPastedConversation(text) {
     for (const key of Object.keys(m)) if (key !== 'role' && key !== 'content') extra.add(key);
     return { role: m.role, content: m.content };
   });
+  const columns = ['tools', 'chat_template_kwargs'].filter((key) => !Array.isArray(record.value) && record.value[key] !== undefined && record.value[key] !== null);
+  if (columns.length) notes.push(`This page renders without the line's ${columns.join(' and ')} (npm run chat-masks uses them).`);
   if (extra.size) notes.push(`The editor keeps each message's role and content; ${[...extra].slice(0, 4).join(', ')} ${extra.size === 1 ? 'is' : 'are'} left out.`);
   return { messages, notes };
 }
