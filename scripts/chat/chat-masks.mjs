@@ -31,7 +31,7 @@ import { isMainThread, workerData } from 'node:worker_threads';
 import { analyseChat } from '../../web/chat/chat-analysis.js';
 import { chatRequest, DEFAULT_POLICIES, END_OF_TURN, PAD_CHOICES, PAD_MASKING, TARGETS } from '../../web/chat/chat-request.js';
 import { FAMILIES, familyById } from '../../web/chat/families.js';
-import { conversationOf, SHAREGPT_ROLES, templateArgumentsOf } from '../../web/chat/dataset-record.js';
+import { conversationOf, SHAREGPT_RENAMED, templateArgumentsOf } from '../../web/chat/dataset-record.js';
 import { answerLines, linePool } from './line-pool.mjs';
 import { nodeFamily } from './node-family.mjs';
 
@@ -331,8 +331,7 @@ export async function checkFile(options, { out: print = console.log, err: printE
   );
   if (summary) out(`chat-masks: warnings: ${summary}`);
   if (counts.shareGpt) {
-    const mapped = Object.entries(SHAREGPT_ROLES).filter(([from, role]) => from !== role).map(([from, role]) => `${from} → ${role}`);
-    out(`chat-masks: ${counts.shareGpt} line${counts.shareGpt === 1 ? '' : 's'} in ShareGPT form: "from" read as the role (${mapped.join(', ')}), "value" as the content`);
+    out(`chat-masks: ${counts.shareGpt} line${counts.shareGpt === 1 ? '' : 's'} in ShareGPT form: "from" read as the role (${SHAREGPT_RENAMED}), "value" as the content`);
   }
   const status = counts.bad > 0 ? 2 : counts.untrained > 0 ? 1 : 0;
   return { status, counts, ms };

@@ -15,6 +15,12 @@
 
 export const SHAREGPT_ROLES = { human: 'user', user: 'user', gpt: 'assistant', assistant: 'assistant', system: 'system', tool: 'tool' };
 
+/** The renamings, for people: "human → user, gpt → assistant". */
+export const SHAREGPT_RENAMED = Object.entries(SHAREGPT_ROLES)
+  .filter(([from, role]) => from !== role)
+  .map(([from, role]) => `${from} → ${role}`)
+  .join(', ');
+
 function describe(record) {
   if (record === null) return 'null';
   if (Array.isArray(record)) return 'an array';

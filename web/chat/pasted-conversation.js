@@ -10,7 +10,7 @@
 // out, and the notes say which.
 
 import { validateMessages } from './chat-analysis.js';
-import { conversationOf } from './dataset-record.js';
+import { conversationOf, SHAREGPT_RENAMED } from './dataset-record.js';
 
 export const MAX_PASTE_CHARS = 2_000_000;
 
@@ -52,7 +52,7 @@ export function readPastedConversation(text) {
     return { error: `message ${textless + 1} (${m.role}) has tool calls and no text; the editor holds role and content only, so it cannot show this conversation` };
   }
   const notes = [...record.notes];
-  if (conversation.shareGpt) notes.push('Read as ShareGPT: "from" is the role (human → user, gpt → assistant), "value" the content.');
+  if (conversation.shareGpt) notes.push(`Read as ShareGPT: "from" is the role (${SHAREGPT_RENAMED}), "value" the content.`);
   const extra = new Set();
   const messages = conversation.messages.map((m) => {
     for (const key of Object.keys(m)) if (key !== 'role' && key !== 'content') extra.add(key);
