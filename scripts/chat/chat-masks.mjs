@@ -4,7 +4,7 @@
 //   npm run chat-masks -- --family qwen3 data.jsonl
 //
 // Reads a JSONL file of {"messages": [...]} conversations (or ShareGPT's {"conversations": [...]},
-// web/chat/dataset-record.js), renders each with the family's real chat template, tokenizes it
+// or TRL's {"prompt": [...], "completion": [...]}: web/chat/dataset-record.js), renders each with the family's real chat template, tokenizes it
 // with its real tokenizer (web/chat/, the same module the Chat masks page runs) and asks
 // masklab's core (the same wasm module) for labels and warnings. Prints one
 // line per conversation (tokens, trained tokens per assistant turn) and every warning with its line
@@ -40,11 +40,13 @@ const WASM_PATH = join(REPO_ROOT, 'web', 'generated', 'masklab_chat.wasm');
 
 export const USAGE = `usage: npm run chat-masks -- --family ${FAMILIES.map((f) => f.id).join('|')} [options] FILE.jsonl
 
-Each line of FILE is {"messages": [{"role": ..., "content": ...}, ...]}, or ShareGPT's
-{"conversations": [{"from": "human"|"gpt"|"system"|"tool", "value": ...}, ...]}.
+Each line of FILE is {"messages": [{"role": ..., "content": ...}, ...]}, ShareGPT's
+{"conversations": [{"from": "human"|"gpt"|"system"|"tool", "value": ...}, ...]}, or TRL's
+{"prompt": [messages], "completion": [messages]}.
 
 options:
-  --target ${TARGETS.join('|')}   (default assistant)
+  --target ${TARGETS.join('|')}
+                                 (default assistant; completion for prompt/completion lines, as TRL)
   --end-of-turn ${END_OF_TURN.join('|')}   supervise the assistant's end-of-turn token (default every)
   --headers                      train the assistant's role header too
   --pad-masking ${PAD_MASKING.join('|')}    how the collator masks padding (default position)
@@ -66,7 +68,7 @@ exit status: 0 every assistant turn trains; 1 an assistant turn has no trained t
 class UsageError extends Error {}
 
 export function parseArgs(argv) {
-  const o = { policies: { ...DEFAULT_POLICIES }, family: null, file: null, template: null, addSpecialTokens: false, quiet: false, jobs: null, date: null, progress: null, timeLimit: 10 };
+  const o = { policies: { ...DEFAULT_POLICIES }, targetGiven: false, family: null, file: null, template: null, addSpecialTokens: false, quiet: false, jobs: null, date: null, progress: null, timeLimit: 10 };
   const take = (i, name) => {
     if (i + 1 >= argv.length) throw new UsageError(`${name} needs a value`);
     return argv[i + 1];
@@ -79,7 +81,7 @@ export function parseArgs(argv) {
     const a = argv[i];
     switch (a) {
       case '--family': o.family = take(i, a); i += 1; break;
-      case '--target': o.policies.target = choose(take(i, a), a, TARGETS); i += 1; break;
+      case '--target': o.policies.target = choose(take(i, a), a, TARGETS); o.targetGiven = true; i += 1; break;
       case '--end-of-turn': o.policies.endOfTurn = choose(take(i, a), a, END_OF_TURN); i += 1; break;
       case '--headers': o.policies.trainHeaders = true; break;
       case '--pad-masking': o.policies.padMasking = choose(take(i, a), a, PAD_MASKING); i += 1; break;
@@ -144,10 +146,11 @@ function describeTurns(answer) {
 }
 
 // Everything one line gives: { out: [lines], err: [lines], conversation: {tokens, trained, untrained} | null,
-// warnings: [ids], shareGpt: whether the line was ShareGPT's from/value }.
+// warnings: [ids], shareGpt: whether the line was ShareGPT's from/value, promptCompletion: whether
+// it was TRL's prompt/completion }.
 function checkLine(ctx, line, lineNo) {
   const { fam, core, template, options, now } = ctx;
-  const result = { out: [], err: [], conversation: null, warnings: [], shareGpt: false };
+  const result = { out: [], err: [], conversation: null, warnings: [], shareGpt: false, promptCompletion: false };
   if (line.trim() === '') return result;
   const where = `${options.file}:${lineNo}`;
   let record;
@@ -162,8 +165,11 @@ function checkLine(ctx, line, lineNo) {
     result.err.push(`${where}: error: ${conversation.error}`);
     return result;
   }
-  const { messages } = conversation;
+  const { messages, promptLength } = conversation;
   result.shareGpt = conversation.shareGpt;
+  result.promptCompletion = promptLength !== null;
+  // TRL's completion_only_loss=None trains only the completion of prompt/completion data.
+  const policies = result.promptCompletion && !options.targetGiven ? { ...options.policies, target: 'completion' } : options.policies;
   const args = templateArgumentsOf(record);
   if (args.error) {
     result.err.push(`${where}: error: ${args.error}`);
@@ -176,15 +182,16 @@ function checkLine(ctx, line, lineNo) {
       kwargs: { ...fam.family.templateKwargs, ...args.kwargs },
       addSpecialTokens: options.addSpecialTokens,
       eosToken: options.policies.eosToken,
-      generationPrompt: options.policies.target === 'response_template',
-      turnByTurn: options.policies.target === 'turn_by_turn',
+      generationPrompt: policies.target === 'response_template',
+      turnByTurn: policies.target === 'turn_by_turn',
+      promptLength,
       now,
     });
   } catch (error) {
     result.err.push(`${where}: error: ${error.message}`);
     return result;
   }
-  const answer = core.chat(chatRequest(fam, chat, options.policies));
+  const answer = core.chat(chatRequest(fam, chat, policies));
   if (answer.error) {
     result.err.push(`${where}: error: the core refused the request: ${answer.error.field}: ${answer.error.message}`);
     return result;
@@ -282,7 +289,7 @@ export async function checkFile(options, { out: print = console.log, err: printE
   if (options.policies.eosToken && nodeFamily(options.family).tokenId(options.policies.eosToken) === null) {
     throw new UsageError(`--eos-token ${options.policies.eosToken} is not a token of ${family.label}'s tokenizer`);
   }
-  const counts = { conversations: 0, tokens: 0, trained: 0, bad: 0, untrained: 0, shareGpt: 0, warnings: {} };
+  const counts = { conversations: 0, tokens: 0, trained: 0, bad: 0, untrained: 0, shareGpt: 0, promptCompletion: 0, promptCompletionChecked: 0, warnings: {} };
   const take = (r) => {
     for (const line of r.err) err(line);
     if (r.err.length) counts.bad += 1;
@@ -295,6 +302,8 @@ export async function checkFile(options, { out: print = console.log, err: printE
     }
     for (const id of r.warnings) counts.warnings[id] = (counts.warnings[id] ?? 0) + 1;
     if (r.shareGpt) counts.shareGpt += 1;
+    if (r.promptCompletion) counts.promptCompletion += 1;
+    if (r.promptCompletion && r.conversation) counts.promptCompletionChecked += 1;
     linesDone += 1;
     bar?.update(linesDone, bytesRead, counts.conversations);
   };
@@ -326,15 +335,27 @@ export async function checkFile(options, { out: print = console.log, err: printE
     .join(', ');
   out(
     `chat-masks: ${counts.conversations} conversation${counts.conversations === 1 ? '' : 's'}, ${counts.tokens} tokens, ${counts.trained} trained` +
-      ` (${family.label}, ${options.policies.target}, end-of-turn ${options.policies.endOfTurn}); ` +
+      ` (${family.label}, ${targetLabel(options, counts)}, end-of-turn ${options.policies.endOfTurn}); ` +
       `${counts.untrained} with an untrained assistant turn; ${counts.bad} line${counts.bad === 1 ? '' : 's'} not checked; ${(ms / 1000).toFixed(2)} s`,
   );
   if (summary) out(`chat-masks: warnings: ${summary}`);
   if (counts.shareGpt) {
     out(`chat-masks: ${counts.shareGpt} line${counts.shareGpt === 1 ? '' : 's'} in ShareGPT form: "from" read as the role (${SHAREGPT_RENAMED}), "value" as the content`);
   }
+  if (counts.promptCompletion) {
+    const how = options.targetGiven ? `trained by --target ${options.policies.target}` : 'the completion trained, as TRL trains it by default (completion_only_loss)';
+    out(`chat-masks: ${counts.promptCompletion} line${counts.promptCompletion === 1 ? '' : 's'} in prompt/completion form: the prompt rendered with the generation prompt, ${how}`);
+  }
   const status = counts.bad > 0 ? 2 : counts.untrained > 0 ? 1 : 0;
   return { status, counts, ms };
+}
+
+// The target the summary names: --target's, or the default per form of line (prompt/completion
+// lines train their completion unless --target says otherwise).
+function targetLabel(options, counts) {
+  if (options.targetGiven || counts.promptCompletionChecked === 0) return options.policies.target;
+  if (counts.promptCompletionChecked === counts.conversations) return 'completion';
+  return `${options.policies.target}, completion on prompt/completion lines`;
 }
 
 async function loadWasmCore() {

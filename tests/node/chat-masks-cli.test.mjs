@@ -68,7 +68,7 @@ describe('the planted bad conversation and unreadable lines', () => {
     assert.match(lines[0], /sft-unreadable\.jsonl:2: error: not JSON/);
     assert.match(lines[1], /sft-unreadable\.jsonl:3: error: message 2: role "bot" is not one of/);
     assert.match(lines[2], /sft-unreadable\.jsonl:4: error: message 2 \(assistant\) is empty/);
-    assert.match(lines[3], /sft-unreadable\.jsonl:5: error: expected \{"messages": \[\.\.\.\]\} or ShareGPT's \{"conversations": \[\.\.\.\]\}, found keys prompt/);
+    assert.equal(lines[3], `${FIXTURES}/sft-unreadable.jsonl:5: error: found "prompt" without "completion": SFT data pairs a prompt with its completion`);
     assert.match(r.stdout, /1 conversation, .* 4 lines not checked/);
   });
 
@@ -213,11 +213,63 @@ describe("ShareGPT's conversations/from/value", () => {
   });
 });
 
+describe("TRL's prompt/completion lines", () => {
+  // sft-prompt-completion.jsonl lines 1 and 2 are sft-sample.jsonl's lines 1 and 2 split into a
+  // prompt and a one-answer completion; line 3's completion is an answer, a tool result and a
+  // second answer; line 4 is a text pair.
+  const file = `${FIXTURES}/sft-prompt-completion.jsonl`;
+  const r = run(['--family', 'qwen3', file]);
+  const line = (n) => r.stdout.split('\n').filter((l) => l.startsWith(`${file}:${n}: `));
+
+  test('the completion is trained by default, as TRL trains it: worked out by hand for Qwen3', () => {
+    // Line 1 renders as sft-sample's line 1 (29 tokens). The prompt with the generation prompt
+    // ends with <|im_start|> assistant \n, so the completion is Qwen3's empty think block
+    // (<think> \n\n </think> \n\n), Paris . <|im_end|> \n: 8 tokens, of the answer turn's 11.
+    assert.deepEqual(line(1), [`${file}:1: 29 tokens, 8 trained; assistant turns (trained/tokens): 8/11`]);
+    // Line 3's prompt is <|im_start|> user \n Is it warm in Paris ? <|im_end|> \n <|im_start|>
+    // assistant \n: 14 tokens; all 39 after them are trained, the tool's result included. The first
+    // answer's header is in the prompt (6 of 9), the last answer is trained whole (17/17).
+    assert.equal(line(3)[0], `${file}:3: 53 tokens, 39 trained; assistant turns (trained/tokens): 6/9 17/17`);
+    assert.match(r.stdout, /\nchat-masks: 3 conversations, 122 tokens, 55 trained \(Qwen3, completion, end-of-turn every\); 1 with an untrained assistant turn; 1 line not checked; /);
+    assert.match(r.stdout, /\nchat-masks: 3 lines in prompt\/completion form: the prompt rendered with the generation prompt, the completion trained, as TRL trains it by default \(completion_only_loss\)\n$/);
+  });
+
+  test("an answer inside the prompt is reported untrained, and a text pair is refused by line", () => {
+    assert.match(line(2).join('\n'), /:2: error: assistant_turn_untrained: message 2 \(assistant\) has no trained token — it is part of the prompt\./);
+    assert.equal(r.stderr, `${file}:4: error: "prompt" and "completion" are text, not messages: TRL tokenizes such pairs without a chat template, so there is no chat mask to check\n`);
+    assert.equal(r.status, 2);
+  });
+
+  test('split where the prompt ends, not before the last answer: the same lines as messages with --target completion differ only on line 3', () => {
+    const sample = run(['--family', 'qwen3', '--target', 'completion', `${FIXTURES}/sft-sample.jsonl`]);
+    const counts = (out, f, n) => out.split('\n').find((l) => l.startsWith(`${FIXTURES}/${f}:${n}: `))?.slice(`${FIXTURES}/${f}`.length);
+    assert.equal(counts(r.stdout, 'sft-prompt-completion.jsonl', 1), counts(sample.stdout, 'sft-sample.jsonl', 1));
+    assert.equal(counts(r.stdout, 'sft-prompt-completion.jsonl', 2), counts(sample.stdout, 'sft-sample.jsonl', 2));
+    // As one messages list split before its last answer, line 3 trains only that answer.
+    const dir = mkdtempSync(join(tmpdir(), 'masklab-pc-'));
+    try {
+      const third = JSON.parse(readFileSync(join(REPO_ROOT, file), 'utf8').split('\n')[2]);
+      const asMessages = join(dir, 'third.jsonl');
+      writeFileSync(asMessages, JSON.stringify({ messages: [...third.prompt, ...third.completion] }) + '\n');
+      const last = run(['--family', 'qwen3', '--target', 'completion', asMessages]);
+      assert.match(last.stdout, /:1: 53 tokens, 14 trained; assistant turns \(trained\/tokens\): 0\/9 14\/17/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('--target overrides the default and is named in the summary', () => {
+    const assistant = run(['--family', 'qwen3', '--target', 'assistant', '--quiet', file]);
+    assert.match(assistant.stdout, /\(Qwen3, assistant, end-of-turn every\)/);
+    assert.match(assistant.stdout, /3 lines in prompt\/completion form: the prompt rendered with the generation prompt, trained by --target assistant\n$/);
+  });
+});
+
 describe('conversationOf (web/chat/dataset-record.js)', () => {
   test('messages as they are; ShareGPT turns mapped; anything else named', async () => {
     const { conversationOf } = await import('../../web/chat/dataset-record.js');
     const messages = [{ role: 'user', content: 'a' }];
-    assert.deepEqual(conversationOf({ messages }), { messages, shareGpt: false });
+    assert.deepEqual(conversationOf({ messages }), { messages, shareGpt: false, promptLength: null });
     assert.deepEqual(
       conversationOf({ conversations: [{ from: 'system', value: 's' }, { from: 'human', value: 'q' }, { from: 'gpt', value: 'a' }, { from: 'tool', value: '{}' }, { from: 'user', value: 'u' }, { from: 'assistant', value: 'b' }] }),
       {
@@ -230,15 +282,33 @@ describe('conversationOf (web/chat/dataset-record.js)', () => {
           { role: 'assistant', content: 'b' },
         ],
         shareGpt: true,
+        promptLength: null,
       },
     );
     assert.deepEqual(conversationOf({ conversations: [{ from: 'human' }] }), { error: 'message 1: "value" is not a string' });
     assert.deepEqual(conversationOf({ conversations: ['hi'] }), { error: 'message 1 is not an object with "from" and "value"' });
     assert.deepEqual(conversationOf({ conversations: [{ role: 'user', content: 'x' }] }), { error: 'message 1: "from" is not a string' });
     // A from outside the mapping stays the role, as axolotl keeps it.
-    assert.deepEqual(conversationOf({ conversations: [{ from: 'bot', value: 'x' }] }), { messages: [{ role: 'bot', content: 'x' }], shareGpt: true });
-    assert.deepEqual(conversationOf([1]), { error: `expected {"messages": [...]} or ShareGPT's {"conversations": [...]}, found an array` });
-    assert.deepEqual(conversationOf(null), { error: `expected {"messages": [...]} or ShareGPT's {"conversations": [...]}, found null` });
+    assert.deepEqual(conversationOf({ conversations: [{ from: 'bot', value: 'x' }] }), { messages: [{ role: 'bot', content: 'x' }], shareGpt: true, promptLength: null });
+    const expected = `expected {"messages": [...]}, ShareGPT's {"conversations": [...]} or {"prompt": [...], "completion": [...]}`;
+    assert.deepEqual(conversationOf([1]), { error: `${expected}, found an array` });
+    assert.deepEqual(conversationOf(null), { error: `${expected}, found null` });
+    assert.deepEqual(conversationOf({ text: 'x' }), { error: `${expected}, found keys text` });
+  });
+
+  test("TRL's prompt/completion: the conversation is prompt + completion, split after the prompt; text pairs and half pairs refused", async () => {
+    const { conversationOf } = await import('../../web/chat/dataset-record.js');
+    const prompt = [{ role: 'system', content: 's' }, { role: 'user', content: 'q' }];
+    const completion = [{ role: 'assistant', content: 'a' }];
+    assert.deepEqual(conversationOf({ prompt, completion }), { messages: [...prompt, ...completion], shareGpt: false, promptLength: 2 });
+    assert.deepEqual(conversationOf({ prompt: 'q', completion: 'a' }), {
+      error: '"prompt" and "completion" are text, not messages: TRL tokenizes such pairs without a chat template, so there is no chat mask to check',
+    });
+    assert.deepEqual(conversationOf({ prompt }), { error: 'found "prompt" without "completion": SFT data pairs a prompt with its completion' });
+    assert.deepEqual(conversationOf({ prompt, completion: 'a' }), { error: '"prompt" and "completion" must both be lists of messages (found a list and text)' });
+    assert.deepEqual(conversationOf({ prompt: null, completion }), { error: '"prompt" and "completion" must both be lists of messages (found null and a list)' });
+    assert.deepEqual(conversationOf({ prompt: [], completion }), { error: '"prompt" is an empty list: there is nothing to render before the completion' });
+    assert.deepEqual(conversationOf({ prompt, completion: [] }), { error: '"completion" is an empty list: there is nothing to train' });
   });
 });
 

@@ -48,7 +48,8 @@ test('refusals say what is wrong', () => {
   const refusal = (text) => readPastedConversation(text).error;
   assert.equal(refusal('   '), 'paste one line of your dataset, or a JSON array of messages');
   assert.match(refusal('{"messages": [}'), /^this is not JSON \(/);
-  assert.equal(refusal('{"prompt": "hi"}'), `expected a JSON array of messages, {"messages": [...]} or ShareGPT's {"conversations": [...]}, found keys prompt`);
+  assert.equal(refusal('{"prompt": "hi"}'), 'found "prompt" without "completion": SFT data pairs a prompt with its completion');
+  assert.equal(refusal('{"text": "hi"}'), `expected a JSON array of messages, {"messages": [...]}, ShareGPT's {"conversations": [...]} or {"prompt": [...], "completion": [...]}, found keys text`);
   assert.equal(refusal(JSON.stringify([{ role: 'bot', content: 'x' }])), 'message 1: role "bot" is not one of system, user, assistant, tool, developer');
   assert.equal(refusal(JSON.stringify([])), 'the conversation has no messages');
   assert.equal(refusal(JSON.stringify([{ role: 'user', content: ' ' }])), 'message 1 (user) is empty');

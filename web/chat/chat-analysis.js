@@ -5,7 +5,10 @@
 //   const chat = analyseChat(fam, messages, { template, addSpecialTokens, eosToken, kwargs });
 //   chat.text, chat.ids, chat.tokens, chat.display, chat.special   // [T] each
 //   chat.messages[k] = { role, header: [a, b], content: [b, c], tail: [c, d], endOfTurn: i | -1 }
-//   chat.prefixBreaks, chat.boundaryTokens, chat.generationMask, chat.completionStart, chat.notes
+//   chat.prefixBreaks, chat.boundaryTokens, chat.generationMask, chat.notes
+//   chat.completionStart, chat.completionMessage: where the prompt/completion split falls (token,
+//     message) — after { promptLength } messages when given (a dataset's prompt), else before the
+//     last assistant message
 //   chat.generationPrompt (with { generationPrompt: true }: what add_generation_prompt adds)
 //
 // How spans are found, and cross-checked (docs/semantics.md §8.2):
@@ -250,7 +253,7 @@ function tokenSpans(messages, charSpans, { offsets, special, added, ids, bosId }
  * Renders, tokenizes and cuts a conversation. Throws ChatError for bad messages, a template that
  * does not parse or refuses the conversation, or text the offsets cannot be aligned with.
  */
-export function analyseChat(fam, messages, { template = null, addSpecialTokens = false, eosToken = null, kwargs = null, generationPrompt = false, now = null, turnByTurn = false } = {}) {
+export function analyseChat(fam, messages, { template = null, addSpecialTokens = false, eosToken = null, kwargs = null, generationPrompt = false, now = null, turnByTurn = false, promptLength = null } = {}) {
   validateMessages(messages);
   const source = template ?? fam.template;
   if (!source) {
@@ -300,13 +303,14 @@ export function analyseChat(fam, messages, { template = null, addSpecialTokens =
     }
   }
 
-  // The prompt of a prompt/completion split: everything but the last assistant message, rendered
-  // with the generation prompt (what TRL tokenizes as the prompt).
+  // The prompt of a prompt/completion split, rendered with the generation prompt (what TRL
+  // tokenizes as the prompt): a dataset's own prompt (promptLength messages), or else everything
+  // before the last assistant message.
   let completionStart = null;
-  const lastAssistant = messages.map((m) => m.role).lastIndexOf('assistant');
-  if (lastAssistant > 0) {
+  const completionMessage = promptLength ?? messages.map((m) => m.role).lastIndexOf('assistant');
+  if (completionMessage > 0 && completionMessage < messages.length) {
     try {
-      const prompt = render(lastAssistant, { addGenerationPrompt: true });
+      const prompt = render(completionMessage, { addGenerationPrompt: true });
       if (text.startsWith(prompt)) {
         const t = firstStartAtOrAfter(offsets, prompt.length);
         completionStart = t > 0 && offsets[t - 1][1] > prompt.length ? -1 : t;
@@ -314,7 +318,7 @@ export function analyseChat(fam, messages, { template = null, addSpecialTokens =
     } catch {
       completionStart = -1;
     }
-    if (completionStart === -1) notes.push({ id: 'prompt_not_prefix', message: lastAssistant, text: 'the prompt rendered with the generation prompt is not a token prefix of the whole conversation' });
+    if (completionStart === -1) notes.push({ id: 'prompt_not_prefix', message: completionMessage, text: 'the prompt rendered with the generation prompt is not a token prefix of the whole conversation' });
   }
 
   // {% generation %} blocks, as transformers' return_assistant_tokens_mask reads them.
@@ -347,6 +351,7 @@ export function analyseChat(fam, messages, { template = null, addSpecialTokens =
     prefixBreaks,
     boundaryTokens,
     completionStart,
+    completionMessage,
     generationMask,
     hasGenerationBlocks: compiled.generation,
     notes,

@@ -72,8 +72,9 @@ export function chatRequest(fam, chat, policies = {}) {
   if (p.target === 'turn_by_turn') request.turn_mask = chat.turnMask ?? [];
   if (p.maxLength) request.max_length = p.maxLength;
   if (p.target === 'completion') {
-    const lastAssistant = chat.messages.map((m) => m.role).lastIndexOf('assistant');
-    const fallback = lastAssistant >= 0 && chat.messages[lastAssistant].content ? chat.messages[lastAssistant].content[0] : chat.ids.length;
+    // Where the prompt is not a token prefix, the completion's first content token stands in.
+    const first = chat.messages[chat.completionMessage];
+    const fallback = first?.content ? first.content[0] : chat.ids.length;
     request.completion_start = chat.completionStart >= 0 && chat.completionStart !== null ? chat.completionStart : fallback;
     request.prompt_is_prefix = chat.completionStart !== -1;
   }
