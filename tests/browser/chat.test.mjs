@@ -149,6 +149,27 @@ test('keyboard: a ShareGPT line pasted from a dataset replaces the messages; a p
   assert.equal(await p.inputValue('#message-text-1'), 'Hello!');
 });
 
+test("a TRL prompt/completion line: the note names the split, and the Prompt / completion target trains what TRL trains", async () => {
+  const { page: p } = await suite.open('chat.html?f=qwen3');
+  await ready(p);
+  await p.focus('.paste-box summary');
+  await p.keyboard.press('Enter');
+  const before = await summary(p);
+  await p.fill('#paste-conversation', JSON.stringify({ prompt: [{ role: 'user', content: 'Say hi.' }], completion: [{ role: 'assistant', content: 'Hi!' }] }));
+  await p.focus('text=Use this conversation');
+  await p.keyboard.press('Enter');
+  await settle(p, before);
+  // The same 19 tokens as the ShareGPT paste above; the answer's content and end-of-turn train.
+  assert.equal(await summary(p), '3 of 19 tokens trained · no warnings');
+  assert.match(await p.textContent('.paste-status'), /Read as prompt\/completion: message 1 is the prompt\. TRL trains only the completion by default: choose the target “Prompt \/ completion” to see it\.$/);
+  // The prompt rendered with the generation prompt ends with <|im_start|> assistant \n (11
+  // tokens); the other 8 are the completion: <think> \n\n </think> \n\n Hi ! <|im_end|> \n.
+  const pasted = await summary(p);
+  await p.check('input[name="t"][value="completion"]');
+  await settle(p, pasted);
+  assert.equal(await summary(p), '8 of 19 tokens trained · no warnings');
+});
+
 test('a URL conversation with an unknown role is refused by name and the prepared one is shown', async () => {
   const { page: p } = await suite.open(`chat.html?c=${encodeURIComponent('[["user","hi"],["bot","hello"]]')}`);
   await ready(p);

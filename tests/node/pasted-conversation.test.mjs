@@ -44,6 +44,21 @@ test("a line's tools and chat_template_kwargs are named as not used by the page"
   assert.deepEqual(read.notes, ["This page renders without the line's tools and chat_template_kwargs (npm run chat-masks uses them)."]);
 });
 
+test("TRL's prompt/completion: one conversation, the split named, and where the page's own split differs", () => {
+  const read = readPastedConversation(JSON.stringify({ prompt: [HI[0]], completion: [HI[1]] }));
+  assert.deepEqual(read.messages, HI);
+  assert.deepEqual(read.notes, ['Read as prompt/completion: message 1 is the prompt. TRL trains only the completion by default: choose the target “Prompt / completion” to see it.']);
+  const answer = (content) => ({ role: 'assistant', content });
+  const withTool = readPastedConversation(JSON.stringify({ prompt: [HI[0]], completion: [answer('Checking.'), { role: 'tool', content: '21' }, answer('Warm.')] }));
+  assert.equal(withTool.messages.length, 4);
+  assert.deepEqual(withTool.notes, [
+    'Read as prompt/completion: message 1 is the prompt. TRL trains only the completion by default: choose the target “Prompt / completion” to see it. ' +
+      'This completion has 3 messages, but that target starts the completion at the last answer (message 4); npm run chat-masks starts it at message 2, as TRL does.',
+  ]);
+  const twoPrompt = readPastedConversation(JSON.stringify({ prompt: [{ role: 'system', content: 's' }, HI[0]], completion: [HI[1]] }));
+  assert.match(twoPrompt.notes[0], /^Read as prompt\/completion: messages 1–2 are the prompt\./);
+});
+
 test('refusals say what is wrong', () => {
   const refusal = (text) => readPastedConversation(text).error;
   assert.equal(refusal('   '), 'paste one line of your dataset, or a JSON array of messages');

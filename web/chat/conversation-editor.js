@@ -31,7 +31,7 @@ export const EDITOR_TEXT = {
   added: (k, role) => `Message ${k + 1} (${role}) added.`,
   moved: (k) => `Message moved to position ${k + 1}.`,
   paste: 'Paste a conversation from your data',
-  pasteLabel: 'One line of your dataset ({"messages": …} or ShareGPT\'s {"conversations": …}), or a JSON array of messages',
+  pasteLabel: 'One line of your dataset ({"messages": …}, ShareGPT\'s {"conversations": …} or {"prompt": …, "completion": …}), or a JSON array of messages',
   usePaste: 'Use this conversation',
   pasted: (n) => `Using the ${n} message${n === 1 ? '' : 's'} you pasted.`,
   pasteError: (text) => `Cannot use this paste: ${text}.`,

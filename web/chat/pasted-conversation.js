@@ -1,6 +1,6 @@
 // pasted-conversation.js — a conversation pasted from someone's own data into the Chat masks page:
-// one line of their dataset ({"messages": …} or ShareGPT's {"conversations": …},
-// dataset-record.js), or a bare JSON array of messages.
+// one line of their dataset ({"messages": …}, ShareGPT's {"conversations": …} or TRL's
+// {"prompt": …, "completion": …}, dataset-record.js), or a bare JSON array of messages.
 //
 //   readPastedConversation(text) -> { messages, notes: [text] } | { error }
 //
@@ -33,12 +33,22 @@ function firstRecord(text) {
   return { error: `this is not JSON (${whole.error})` };
 }
 
+// The editor holds one list of messages; the page's "Prompt / completion" target splits it before
+// the last assistant message, which is the line's own split when its completion is one answer.
+function promptCompletionNote({ messages, promptLength }) {
+  const n = promptLength;
+  const read = `Read as prompt/completion: ${n === 1 ? 'message 1 is' : `messages 1–${n} are`} the prompt. TRL trains only the completion by default: choose the target “Prompt / completion” to see it.`;
+  const splitHere = messages.map((m) => m.role).lastIndexOf('assistant');
+  if (splitHere === n) return read;
+  return `${read} This completion has ${messages.length - n} messages, but that target starts the completion at the last answer (message ${splitHere + 1}); npm run chat-masks starts it at message ${n + 1}, as TRL does.`;
+}
+
 export function readPastedConversation(text) {
   if (typeof text !== 'string' || text.trim() === '') return { error: 'paste one line of your dataset, or a JSON array of messages' };
   if (text.length > MAX_PASTE_CHARS) return { error: `the paste is longer than ${MAX_PASTE_CHARS.toLocaleString('en-US')} characters; paste one conversation` };
   const record = firstRecord(text.trim());
   if (record.error) return { error: record.error };
-  const conversation = Array.isArray(record.value) ? { messages: record.value, shareGpt: false } : conversationOf(record.value);
+  const conversation = Array.isArray(record.value) ? { messages: record.value, shareGpt: false, promptLength: null } : conversationOf(record.value);
   if (conversation.error) return { error: conversation.error.replace(/^expected /, 'expected a JSON array of messages, ') };
   try {
     validateMessages(conversation.messages);
@@ -53,6 +63,7 @@ export function readPastedConversation(text) {
   }
   const notes = [...record.notes];
   if (conversation.shareGpt) notes.push(`Read as ShareGPT: "from" is the role (${SHAREGPT_RENAMED}), "value" the content.`);
+  if (conversation.promptLength !== null) notes.push(promptCompletionNote(conversation));
   const extra = new Set();
   const messages = conversation.messages.map((m) => {
     for (const key of Object.keys(m)) if (key !== 'role' && key !== 'content') extra.add(key);
