@@ -266,8 +266,22 @@ test('the course authors page embeds a live exercise and logs its messages', asy
   );
   assert.match(await page.textContent('#builder-hide legend'), /tick one to hide it/);
   // Show it in the live example: the log starts again with the new frame's ready.
+  // The new page is held back until released, so what happens before it arrives can be checked.
+  let release;
+  const held = new Promise((resolve) => (release = resolve));
+  await page.route(/exercise\.html\?.*hide=followups/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  const oldPage = page.frames().find((f) => f.parentFrame() === page.mainFrame());
   await page.click('#builder-preview');
   assert.equal(await frameVisibility(), 'hidden', 'blank while the new page loads, as the snippet keeps it');
+  // The old page can still post a resize from the same window before the new one replaces it
+  // (its height changed): only the new page's "ready" shows the frame.
+  await oldPage.evaluate(() => parent.postMessage({ source: 'masklab', type: 'resize', widget: 'exercise', height: 700 }, '*'));
+  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 100)));
+  assert.equal(await frameVisibility(), 'hidden', 'a resize before "ready" does not show the half-built page');
+  release();
   await page.waitForSelector('#message-log li[data-type="ready"]');
   await page.waitForFunction(() => getComputedStyle(document.getElementById('live-frame')).visibility === 'visible');
   assert.equal(new URL(await page.getAttribute('#live-frame', 'src')).searchParams.get('hide'), 'followups,references');

@@ -78,17 +78,28 @@ const frame = h('iframe', { id: 'live-frame', class: 'live-frame', title: TEXT.l
 const placeFrame = () => {
   if (!frame.isConnected) document.querySelector('.live').prepend(frame);
 };
-// Blank (its room kept) until the page inside has drawn itself and posts its first message, as
-// the snippet keeps an author's frame (shared/embed.js); shown anyway 3 s after it has loaded.
-const showFrame = () => frame.classList.remove('loading');
+// Blank (its room kept) until the page inside has drawn itself and says "ready", as the snippet
+// keeps an author's frame (shared/embed.js); shown anyway 3 s after it has loaded. Only "ready"
+// shows it: when Preview points the frame elsewhere, the old page can still post a resize (its
+// height changed) before the new one replaces it, from the same window; and a pending 3 s
+// fallback from the old page must not show the new one half-built.
+let showAnyway = 0;
+const showFrame = () => {
+  clearTimeout(showAnyway);
+  frame.classList.remove('loading');
+};
 const pointFrame = (src) => {
+  clearTimeout(showAnyway);
   frame.classList.add('loading');
   frame.src = src;
 };
 window.addEventListener('message', (event) => {
-  if (event.source === frame.contentWindow) showFrame();
+  if (event.source === frame.contentWindow && event.data?.source === 'masklab' && event.data.type === 'ready') showFrame();
 });
-frame.addEventListener('load', () => setTimeout(showFrame, 3000));
+frame.addEventListener('load', () => {
+  clearTimeout(showAnyway);
+  showAnyway = setTimeout(showFrame, 3000);
+});
 const lastAnswer = document.getElementById('last-answer');
 const log = createMessageLog(document.getElementById('message-log'), frame, {
   onAnswered(data) {
