@@ -161,13 +161,50 @@ test("a TRL prompt/completion line: the note names the split, and the Prompt / c
   await settle(p, before);
   // The same 19 tokens as the ShareGPT paste above; the answer's content and end-of-turn train.
   assert.equal(await summary(p), '3 of 19 tokens trained · no warnings');
-  assert.match(await p.textContent('.paste-status'), /Read as prompt\/completion: message 1 is the prompt\. TRL trains only the completion by default: choose the target “Prompt \/ completion” to see it\.$/);
+  assert.match(await p.textContent('.paste-status'), /Read as prompt\/completion: message 1 is the prompt\. TRL trains only the completion by default: choose the target “Prompt \/ completion” to see it \(it keeps this split until you add, remove or move a message\)\.$/);
   // The prompt rendered with the generation prompt ends with <|im_start|> assistant \n (11
   // tokens); the other 8 are the completion: <think> \n\n </think> \n\n Hi ! <|im_end|> \n.
   const pasted = await summary(p);
   await p.check('input[name="t"][value="completion"]');
   await settle(p, pasted);
   assert.equal(await summary(p), '8 of 19 tokens trained · no warnings');
+  assert.equal(await p.textContent('#completion-split'), 'Prompt: message 1, as your pasted line splits it. The completion starts at message 2.');
+  await p.close();
+});
+
+test('a prompt/completion line whose completion is several messages: trained from the end of its prompt, in the link too, until a message moves', async () => {
+  // sft-prompt-completion.jsonl line 3, worked out by hand in tests/node/chat-masks-cli.test.mjs:
+  // 53 tokens; the prompt with the generation prompt is 14, so 39 are trained; split before the
+  // last answer instead, only that answer's 14 would be. The one warning is Qwen3's own: it drops
+  // an earlier answer's think block once later turns exist (not_prefix_stable).
+  const line = readFileSync(join(REPO_ROOT, 'tests/fixtures/chat/sft-prompt-completion.jsonl'), 'utf8').split('\n')[2];
+  const { page: p } = await suite.open('chat.html?f=qwen3&t=completion');
+  await ready(p);
+  await p.click('.paste-box summary');
+  const before = await summary(p);
+  await p.fill('#paste-conversation', line);
+  await p.click('text=Use this conversation');
+  await settle(p, before);
+  assert.equal(await summary(p), '39 of 53 tokens trained · 1 warning');
+  assert.equal(await p.textContent('#completion-split'), 'Prompt: message 1, as your pasted line splits it. The completion starts at message 2.');
+  assert.equal(new URL(p.url()).searchParams.get('pl'), '1');
+  // The link carries the split: opened again, it trains the same 39.
+  const { page: again } = await suite.open(p.url().slice(p.url().indexOf('chat.html')));
+  await ready(again);
+  assert.equal(await summary(again), '39 of 53 tokens trained · 1 warning');
+  await again.close();
+  // Moving a message ends the pasted split, even when it is moved back: the last answer's 14 train.
+  const pasted = await summary(p);
+  await p.click('button[aria-label="Move message 2 down"]');
+  await settle(p, pasted);
+  const moved = await summary(p);
+  await p.click('button[aria-label="Move message 3 up"]');
+  await settle(p, moved);
+  assert.equal(await summary(p), '14 of 53 tokens trained · 2 warnings');
+  assert.match(await p.textContent('#warnings'), /message 2 \(assistant\) has no trained token — it is part of the prompt\./);
+  assert.equal(await p.textContent('#completion-split'), 'Prompt: messages 1–3, everything before the last answer. The completion starts at message 4.');
+  assert.equal(new URL(p.url()).searchParams.get('pl'), null);
+  await p.close();
 });
 
 test('a URL conversation with an unknown role is refused by name and the prepared one is shown', async () => {

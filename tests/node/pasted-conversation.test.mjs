@@ -15,7 +15,7 @@ const HI = [
 
 test('a messages line, a bare array and a pretty-printed object give the same messages', () => {
   for (const text of [JSON.stringify({ messages: HI }), JSON.stringify(HI), JSON.stringify({ messages: HI }, null, 2), `  ${JSON.stringify(HI)}\n`]) {
-    assert.deepEqual(readPastedConversation(text), { messages: HI, notes: [] }, text);
+    assert.deepEqual(readPastedConversation(text), { messages: HI, promptLength: null, notes: [] }, text);
   }
 });
 
@@ -44,19 +44,22 @@ test("a line's tools and chat_template_kwargs are named as not used by the page"
   assert.deepEqual(read.notes, ["This page renders without the line's tools and chat_template_kwargs (npm run chat-masks uses them)."]);
 });
 
-test("TRL's prompt/completion: one conversation, the split named, and where the page's own split differs", () => {
+test("TRL's prompt/completion: one conversation, and the split kept with it", () => {
   const read = readPastedConversation(JSON.stringify({ prompt: [HI[0]], completion: [HI[1]] }));
   assert.deepEqual(read.messages, HI);
-  assert.deepEqual(read.notes, ['Read as prompt/completion: message 1 is the prompt. TRL trains only the completion by default: choose the target “Prompt / completion” to see it.']);
+  assert.equal(read.promptLength, 1);
+  assert.deepEqual(read.notes, [
+    'Read as prompt/completion: message 1 is the prompt. TRL trains only the completion by default: choose the target “Prompt / completion” to see it (it keeps this split until you add, remove or move a message).',
+  ]);
+  // A completion of several messages: the split is after the prompt, not before the last answer.
   const answer = (content) => ({ role: 'assistant', content });
   const withTool = readPastedConversation(JSON.stringify({ prompt: [HI[0]], completion: [answer('Checking.'), { role: 'tool', content: '21' }, answer('Warm.')] }));
   assert.equal(withTool.messages.length, 4);
-  assert.deepEqual(withTool.notes, [
-    'Read as prompt/completion: message 1 is the prompt. TRL trains only the completion by default: choose the target “Prompt / completion” to see it. ' +
-      'This completion has 3 messages, but that target starts the completion at the last answer (message 4); npm run chat-masks starts it at message 2, as TRL does.',
-  ]);
+  assert.equal(withTool.promptLength, 1);
   const twoPrompt = readPastedConversation(JSON.stringify({ prompt: [{ role: 'system', content: 's' }, HI[0]], completion: [HI[1]] }));
+  assert.equal(twoPrompt.promptLength, 2);
   assert.match(twoPrompt.notes[0], /^Read as prompt\/completion: messages 1–2 are the prompt\./);
+  assert.equal(readPastedConversation(JSON.stringify({ conversations: [{ from: 'human', value: 'x' }] })).promptLength, null);
 });
 
 test('refusals say what is wrong', () => {

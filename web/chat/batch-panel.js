@@ -79,7 +79,9 @@ export function createBatchPanel(container, { analyse, core, onChange = () => {}
       }
       const conversations = [messages, ...state.b.map((id) => PRESETS.find((p) => p.id === id)?.messages).filter(Boolean)];
       try {
-        const results = await Promise.all(conversations.map((m) => analyse(family, m, { ...analysis, template }, policies)));
+        // A pasted line's prompt/completion split is the learner's conversation's, not the presets'.
+        const optionsOf = (k) => ({ ...analysis, template, promptLength: k === 0 ? analysis.promptLength : null });
+        const results = await Promise.all(conversations.map((m, k) => analyse(family, m, optionsOf(k), policies)));
         if (mine !== version) return;
         const names = new Map([[padId, visibleText(padToken ?? '')]]);
         const answers = results.map(({ chat, request }) => {

@@ -8,7 +8,7 @@
 //   chat.prefixBreaks, chat.boundaryTokens, chat.generationMask, chat.notes
 //   chat.completionStart, chat.completionMessage: where the prompt/completion split falls (token,
 //     message) — after { promptLength } messages when given (a dataset's prompt), else before the
-//     last assistant message
+//     last assistant message; chat.promptLength: the option as given (null: not given)
 //   chat.generationPrompt (with { generationPrompt: true }: what add_generation_prompt adds)
 //
 // How spans are found, and cross-checked (docs/semantics.md §8.2):
@@ -352,6 +352,7 @@ export function analyseChat(fam, messages, { template = null, addSpecialTokens =
     boundaryTokens,
     completionStart,
     completionMessage,
+    promptLength,
     generationMask,
     hasGenerationBlocks: compiled.generation,
     notes,

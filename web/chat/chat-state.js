@@ -3,12 +3,14 @@
 // encoding inside it.
 //
 //   const { state, problems } = CHAT_STATE.read();
-//   const { messages, problem } = conversationOf(state);   // preset or the URL's own messages
+//   const { messages, problem, promptLength } = conversationOf(state);   // preset or the URL's own messages
 //
 // The conversation travels as `c`, a JSON array of [role, content] pairs (compact, and checked
 // like any pasted input: a bad one falls back to the preset with a note); `p` names a preset when
-// the conversation is one of them unchanged. `b` lists the presets batched with it. The target,
-// end-of-turn and other policies use the core's own names.
+// the conversation is one of them unchanged. `b` lists the presets batched with it. `pl` keeps
+// where a pasted prompt/completion line splits its conversation (the prompt's message count), so
+// a shared link trains what the line trains. The target, end-of-turn and other policies use the
+// core's own names.
 
 import { defineState } from '../shared/url-state.js';
 import { END_OF_TURN, PAD_CHOICES, PAD_MASKING, TARGETS } from './chat-request.js';
@@ -23,6 +25,7 @@ export const CHAT_STATE = defineState({
   f: { type: 'enum', values: FAMILIES.map((f) => f.id), default: DEFAULT_FAMILY },
   p: { type: 'enum', values: PRESETS.map((p) => p.id), default: DEFAULT_PRESET },
   c: { type: 'string', maxLength: MAX_URL_CONVERSATION, default: '' },
+  pl: { type: 'int', min: 0, max: 1000, default: 0 }, // messages in a pasted line's prompt; 0: none
   t: { type: 'enum', values: TARGETS, default: 'assistant' },
   eot: { type: 'enum', values: END_OF_TURN, default: 'every' },
   hdr: { type: 'bool', default: false },
@@ -64,24 +67,44 @@ export function encodeConversation(messages) {
   return JSON.stringify(messages.map((m) => [m.role, m.content]));
 }
 
-/** The conversation a state shows: { messages, problem } (problem: a sentence, or null). */
-export function conversationOf(state) {
-  if (state.c) {
-    try {
-      return { messages: decodeConversation(state.c), problem: null };
-    } catch (error) {
-      return { messages: presetById(state.p).messages, problem: `URL parameter c ${error.message}; showing the prepared conversation instead.` };
-    }
-  }
-  return { messages: presetById(state.p).messages, problem: null };
+/** A prompt/completion split of `messages`: a prompt of 1 to n - 1 messages, else null. */
+export function splitOf(messages, promptLength) {
+  return Number.isInteger(promptLength) && promptLength > 0 && promptLength < messages.length ? promptLength : null;
 }
 
-/** The state after the learner edited the conversation: a preset again if it matches one. */
-export function withConversation(state, messages) {
+/**
+ * The conversation a state shows: { messages, problem, promptLength } (problem: a sentence, or
+ * null; promptLength: the split `pl` names, or null for the page's own split before the last
+ * answer).
+ */
+export function conversationOf(state) {
+  let messages = presetById(state.p).messages;
+  if (state.c) {
+    try {
+      messages = decodeConversation(state.c);
+    } catch (error) {
+      return { messages, problem: `URL parameter c ${error.message}; showing the prepared conversation instead.`, promptLength: null };
+    }
+  }
+  if (state.pl === 0) return { messages, problem: null, promptLength: null };
+  const promptLength = state.c ? splitOf(messages, state.pl) : null;
+  if (promptLength !== null) return { messages, problem: null, promptLength };
+  const problem = state.c
+    ? `URL parameter pl=${state.pl} is not a split of this ${messages.length}-message conversation; the prompt is everything before the last answer.`
+    : `URL parameter pl=${state.pl} needs a conversation of the link’s own (c); the prompt is everything before the last answer.`;
+  return { messages, problem, promptLength: null };
+}
+
+/**
+ * The state after the learner edited the conversation: a preset again if it matches one.
+ * `promptLength` is the split to keep (a pasted prompt/completion line's), or null.
+ */
+export function withConversation(state, messages, promptLength = null) {
   const encoded = encodeConversation(messages);
   const preset = PRESETS.find((p) => encodeConversation(p.messages) === encoded);
-  if (preset) return { ...state, p: preset.id, c: '' };
-  return { ...state, c: encoded.length <= MAX_URL_CONVERSATION ? encoded : '' };
+  if (preset && splitOf(messages, promptLength) === null) return { ...state, p: preset.id, c: '', pl: 0 };
+  const c = encoded.length <= MAX_URL_CONVERSATION ? encoded : '';
+  return { ...state, c, pl: c ? (splitOf(messages, promptLength) ?? 0) : 0 };
 }
 
 /** The policies object chat-request.js takes, from the state and the family's eos choices. */

@@ -2,7 +2,9 @@
 // then one row per message (role and text), with add, remove and move; or one pasted from their
 // own dataset (pasted-conversation.js), which then fills the rows.
 //
-//   const editor = createConversationEditor(container, { onChange(messages, how) {}, onPreset(id) {} });
+//   const editor = createConversationEditor(container, { onChange(messages, how, pasted) {}, onPreset(id) {} });
+//       how: 'typing' (text edited), 'structure' (a message added, removed, moved or its role
+//       changed) or 'paste' (pasted: { promptLength } says where a prompt/completion line splits)
 //   editor.set(messages, presetId);              // presetId '' when the conversation is custom
 //   editor.showError(messageIndex, text);        // marks the message and says what is wrong
 //
@@ -91,7 +93,7 @@ export function createConversationEditor(container, { onChange = () => {}, onPre
     messages = read.messages;
     select.value = '';
     draw();
-    emit('structure');
+    emit('paste', { promptLength: read.promptLength });
   });
   replaceChildren(
     container,
@@ -101,10 +103,10 @@ export function createConversationEditor(container, { onChange = () => {}, onPre
     h('div', { class: 'actions' }, addButton),
   );
 
-  function emit(how) {
+  function emit(how, pasted = null) {
     clearTimeout(timer);
     if (how === 'typing') timer = setTimeout(() => onChange(messages.map((m) => ({ ...m })), how), PAUSE_MS);
-    else onChange(messages.map((m) => ({ ...m })), how);
+    else onChange(messages.map((m) => ({ ...m })), how, pasted);
   }
 
   function row(m, k) {

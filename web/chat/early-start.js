@@ -16,10 +16,10 @@ import { familyById } from './families.js';
 let started = null;
 
 /** The analysis options the page uses for a state (pasted template: `template`). */
-export function optionsFor(state, template = null) {
+export function optionsFor(state, template = null, promptLength = null) {
   const family = familyById(state.f);
   const eosChoice = family.eosChoices[state.eos];
-  return { addSpecialTokens: state.ast, eosToken: state.eos > 0 && eosChoice ? eosChoice.token : null, template };
+  return { addSpecialTokens: state.ast, eosToken: state.eos > 0 && eosChoice ? eosChoice.token : null, template, promptLength };
 }
 
 export function startEarly() {
@@ -29,7 +29,8 @@ export function startEarly() {
   let early = null;
   client.load(state.f).catch(() => {}); // the page reports load errors itself
   if (!state.tpl && !state.ex) {
-    const request = [state.f, conversationOf(state).messages, optionsFor(state), policiesOf(state, familyById(state.f))];
+    const { messages, promptLength } = conversationOf(state);
+    const request = [state.f, messages, optionsFor(state, null, promptLength), policiesOf(state, familyById(state.f))];
     early = { key: JSON.stringify(request), promise: client.analyse(...request) };
     early.promise.catch(() => {});
   }

@@ -64,6 +64,10 @@ const notes = read.problems.map((p) => p.message);
 const initial = conversationOf(state);
 if (initial.problem) notes.push(initial.problem);
 let messages = initial.messages;
+// Where a pasted prompt/completion line splits the conversation (its prompt's message count), or
+// null for the split before the last answer. Kept here as well as in the URL (pl), which drops it
+// when the conversation is too long to travel there.
+let promptLength = initial.promptLength;
 let ownTemplate = null;
 let exercise = null;
 let familyInfo = null;
@@ -112,16 +116,20 @@ const familyPanel = createFamilyPanel(document.getElementById('family-box'), {
 });
 
 const editor = createConversationEditor(document.getElementById('conversation-box'), {
-  onChange(next) {
+  onChange(next, how, pasted) {
     messages = next;
-    state = withConversation(state, messages);
+    // Text edits keep a pasted line's split; adding, removing or moving a message ends it.
+    if (how === 'paste') promptLength = pasted?.promptLength ?? null;
+    else if (how !== 'typing') promptLength = null;
+    state = withConversation(state, messages, promptLength);
     editor.setPreset(state.c ? '' : state.p);
     write();
     recompute();
   },
   onPreset(id) {
     messages = presetById(id).messages;
-    state = { ...state, p: id, c: '' };
+    promptLength = null;
+    state = { ...state, p: id, c: '', pl: 0 };
     editor.set(messages, id);
     write();
     recompute();
@@ -166,7 +174,7 @@ function write() {
 }
 
 function analysisOptions() {
-  return optionsFor(state, ownTemplate);
+  return optionsFor(state, ownTemplate, promptLength);
 }
 
 function showProblem(error) {
@@ -342,6 +350,7 @@ async function loadExerciseScenario() {
   if (!params.has('f')) state = { ...state, f: ex.see_it_break.family };
   if (!params.has('c')) {
     messages = ex.see_it_break.conversation.map((m) => ({ role: m.role, content: m.content }));
+    promptLength = null;
     state = withConversation(state, messages);
     editor.set(messages, state.c ? '' : state.p);
   }

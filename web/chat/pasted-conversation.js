@@ -2,7 +2,8 @@
 // one line of their dataset ({"messages": …}, ShareGPT's {"conversations": …} or TRL's
 // {"prompt": …, "completion": …}, dataset-record.js), or a bare JSON array of messages.
 //
-//   readPastedConversation(text) -> { messages, notes: [text] } | { error }
+//   readPastedConversation(text) -> { messages, promptLength, notes: [text] } | { error }
+//       promptLength: the messages in a prompt/completion line's prompt, else null
 //
 // A pretty-printed object spanning lines is read whole; a paste of several JSONL lines uses the
 // first and says so. The messages are checked as any conversation is (validateMessages). The
@@ -33,14 +34,11 @@ function firstRecord(text) {
   return { error: `this is not JSON (${whole.error})` };
 }
 
-// The editor holds one list of messages; the page's "Prompt / completion" target splits it before
-// the last assistant message, which is the line's own split when its completion is one answer.
-function promptCompletionNote({ messages, promptLength }) {
-  const n = promptLength;
-  const read = `Read as prompt/completion: ${n === 1 ? 'message 1 is' : `messages 1–${n} are`} the prompt. TRL trains only the completion by default: choose the target “Prompt / completion” to see it.`;
-  const splitHere = messages.map((m) => m.role).lastIndexOf('assistant');
-  if (splitHere === n) return read;
-  return `${read} This completion has ${messages.length - n} messages, but that target starts the completion at the last answer (message ${splitHere + 1}); npm run chat-masks starts it at message ${n + 1}, as TRL does.`;
+// The editor holds one list of messages; the page keeps the line's split with it (until a message
+// is added, removed or moved), so the "Prompt / completion" target starts where TRL starts.
+function promptCompletionNote(n) {
+  const prompt = n === 1 ? 'message 1 is' : `messages 1–${n} are`;
+  return `Read as prompt/completion: ${prompt} the prompt. TRL trains only the completion by default: choose the target “Prompt / completion” to see it (it keeps this split until you add, remove or move a message).`;
 }
 
 export function readPastedConversation(text) {
@@ -63,7 +61,7 @@ export function readPastedConversation(text) {
   }
   const notes = [...record.notes];
   if (conversation.shareGpt) notes.push(`Read as ShareGPT: "from" is the role (${SHAREGPT_RENAMED}), "value" the content.`);
-  if (conversation.promptLength !== null) notes.push(promptCompletionNote(conversation));
+  if (conversation.promptLength !== null) notes.push(promptCompletionNote(conversation.promptLength));
   const extra = new Set();
   const messages = conversation.messages.map((m) => {
     for (const key of Object.keys(m)) if (key !== 'role' && key !== 'content') extra.add(key);
@@ -72,5 +70,5 @@ export function readPastedConversation(text) {
   const columns = ['tools', 'chat_template_kwargs'].filter((key) => !Array.isArray(record.value) && record.value[key] !== undefined && record.value[key] !== null);
   if (columns.length) notes.push(`This page renders without the line's ${columns.join(' and ')} (npm run chat-masks uses them).`);
   if (extra.size) notes.push(`The editor keeps each message's role and content; ${[...extra].slice(0, 4).join(', ')} ${extra.size === 1 ? 'is' : 'are'} left out.`);
-  return { messages, notes };
+  return { messages, promptLength: conversation.promptLength, notes };
 }

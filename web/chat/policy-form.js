@@ -40,6 +40,14 @@ export const POLICY_TEXT = {
   responseTemplate: 'Response template text',
   responseTemplateHint: 'Empty: the template’s own generation prompt.',
   instructionTemplate: 'Instruction template text (optional)',
+  // Where the "Prompt / completion" target splits the conversation on screen.
+  completionSplit(chat) {
+    const k = chat.completionMessage;
+    if (!(k > 0 && k < chat.messages.length)) return 'No answer follows a prompt here, so there is no completion to train.';
+    const prompt = k === 1 ? 'message 1' : `messages 1–${k}`;
+    const why = chat.promptLength === k ? 'as your pasted line splits it' : 'everything before the last answer';
+    return `Prompt: ${prompt}, ${why}. The completion starts at message ${k + 1}.`;
+  },
 };
 
 function radios(name, legend, choices, describe) {
@@ -73,9 +81,11 @@ export function createPolicyForm(form, { onChange = () => {} } = {}) {
     h('div', { class: 'control' }, h('label', { for: 'response-template' }, POLICY_TEXT.responseTemplate), rt, h('p', { class: 'hint' }, POLICY_TEXT.responseTemplateHint)),
     h('div', { class: 'control' }, h('label', { for: 'instruction-template' }, POLICY_TEXT.instructionTemplate), it),
   );
+  const splitNote = h('p', { class: 'hint completion-split', id: 'completion-split', hidden: true });
   replaceChildren(
     form,
     radios('t', POLICY_TEXT.target, POLICY_TEXT.targets),
+    splitNote,
     templateBox,
     radios('eot', POLICY_TEXT.endOfTurn, POLICY_TEXT.endOfTurnChoices, POLICY_TEXT.endOfTurnNote),
     h('div', { class: 'check' }, h('input', { type: 'checkbox', id: 'train-headers', name: 'hdr' }), h('label', { for: 'train-headers' }, POLICY_TEXT.headers)),
@@ -112,6 +122,8 @@ export function createPolicyForm(form, { onChange = () => {} } = {}) {
       form.querySelector('#train-headers').checked = state.hdr;
       form.querySelector('#add-special').checked = state.ast;
       templateBox.hidden = state.t !== 'response_template';
+      splitNote.hidden = state.t !== 'completion' || !chat;
+      if (chat) splitNote.textContent = POLICY_TEXT.completionSplit(chat);
       rt.value = state.rt;
       rt.placeholder = chat?.generationPrompt ? JSON.stringify(chat.generationPrompt) : '';
       it.value = state.it;

@@ -1,0 +1,56 @@
+// chat-state.test.mjs — the Chat masks page's URL state (web/chat/chat-state.js): a pasted
+// prompt/completion line's split travels as `pl` beside its conversation `c`, is dropped when it
+// cannot apply, and a link with a `pl` that does not fit says so.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { CHAT_STATE, conversationOf, encodeConversation, splitOf, withConversation } from '../../web/chat/chat-state.js';
+import { PRESETS } from '../../web/chat/presets.js';
+
+const LINE = [
+  { role: 'user', content: 'Is it warm?' },
+  { role: 'assistant', content: 'Checking.' },
+  { role: 'tool', content: '21' },
+  { role: 'assistant', content: 'Yes.' },
+];
+const stateOf = (search) => CHAT_STATE.read(search).state;
+
+test('a split is a prompt of 1 to n − 1 messages', () => {
+  assert.equal(splitOf(LINE, 1), 1);
+  assert.equal(splitOf(LINE, 3), 3);
+  for (const bad of [0, 4, 9, -1, 1.5, null, undefined]) assert.equal(splitOf(LINE, bad), null, String(bad));
+});
+
+test('the split travels with the conversation and comes back from the link', () => {
+  const state = withConversation(CHAT_STATE.defaults(), LINE, 1);
+  assert.equal(state.pl, 1);
+  assert.equal(state.c, encodeConversation(LINE));
+  const back = conversationOf(stateOf(CHAT_STATE.toSearch(state, '')));
+  assert.deepEqual(back, { messages: LINE, problem: null, promptLength: 1 });
+  // Without a split (an edit that moved a message), pl is left out of the link.
+  const edited = withConversation(state, LINE, null);
+  assert.equal(edited.pl, 0);
+  assert.doesNotMatch(CHAT_STATE.toSearch(edited, ''), /pl=/);
+});
+
+test('a split that does not fit is dropped: past the end, or on a prepared conversation', () => {
+  assert.equal(withConversation(CHAT_STATE.defaults(), LINE, 4).pl, 0);
+  // A prepared conversation has no split of its own; one pasted with a split stays the learner's.
+  const preset = PRESETS[0].messages;
+  const asPreset = withConversation(CHAT_STATE.defaults(), preset, null);
+  assert.deepEqual([asPreset.p, asPreset.c, asPreset.pl], [PRESETS[0].id, '', 0]);
+  const pasted = withConversation(CHAT_STATE.defaults(), preset, 1);
+  assert.deepEqual([pasted.c, pasted.pl], [encodeConversation(preset), 1]);
+});
+
+test('a link whose pl does not fit its conversation says so and splits before the last answer', () => {
+  const c = encodeURIComponent(encodeConversation(LINE));
+  const tooFar = conversationOf(stateOf(`?c=${c}&pl=4`));
+  assert.equal(tooFar.promptLength, null);
+  assert.equal(tooFar.problem, 'URL parameter pl=4 is not a split of this 4-message conversation; the prompt is everything before the last answer.');
+  const noConversation = conversationOf(stateOf('?pl=1'));
+  assert.equal(noConversation.promptLength, null);
+  assert.equal(noConversation.problem, 'URL parameter pl=1 needs a conversation of the link’s own (c); the prompt is everything before the last answer.');
+  assert.deepEqual(CHAT_STATE.read('?pl=x').problems.map((p) => p.param), ['pl']);
+});
