@@ -207,6 +207,51 @@ test('a prompt/completion line whose completion is several messages: trained fro
   await p.close();
 });
 
+test("a line's tools reach the template: the tools block is rendered, never trained, carried by the link, and can be dropped", async () => {
+  const tool = { type: 'function', function: { name: 'get_time', description: 'The current time', parameters: { type: 'object', properties: {} } } };
+  const { page: p } = await suite.open('chat.html?f=qwen3');
+  await ready(p);
+  await p.click('.paste-box summary');
+  const before = await summary(p);
+  await p.fill('#paste-conversation', JSON.stringify({ messages: [{ role: 'user', content: 'Say hi.' }, { role: 'assistant', content: 'Hi!' }], tools: [tool] }));
+  await p.click('text=Use this conversation');
+  await settle(p, before);
+  // Without tools this line is 19 tokens, 3 trained (above). Qwen3 prints the schema in a system
+  // block of its own (its text: tests/node/chat.test.mjs), all of it template text.
+  const [, trained, total] = (await summary(p)).match(/^(\d+) of (\d+) tokens trained/);
+  assert.equal(trained, '3');
+  assert.ok(Number(total) > 19 + 50, `the tools block adds its tokens: ${total}`);
+  const rendered = (await p.$$eval('#chips .chip-text', (els) => els.map((e) => e.textContent).join(''))).replaceAll('·', ' ').replaceAll('↵', '\n');
+  assert.match(rendered, /# Tools[\s\S]*"name": "get_time"[\s\S]*<\/tools>/);
+  assert.equal(await p.textContent('#line-arguments > span'), 'The template also gets your line’s tools (1 schema), as TRL’s SFTTrainer passes them.');
+  assert.equal(await p.textContent('.paste-status'), 'Using the 2 messages you pasted.');
+  // The link carries them: opened again, the same tokens.
+  assert.deepEqual(JSON.parse(new URL(p.url()).searchParams.get('kw')), { tools: [tool] });
+  const withTools = await summary(p);
+  const { page: again } = await suite.open(p.url().slice(p.url().indexOf('chat.html')));
+  await ready(again);
+  assert.equal(await summary(again), withTools);
+  assert.equal(await again.isVisible('#line-arguments'), true);
+  await again.close();
+  // Dropped by keyboard: the 19 tokens again, the link without kw, focus back on the paste box.
+  await p.focus('#line-arguments button');
+  await p.keyboard.press('Enter');
+  await settle(p, withTools);
+  assert.equal(await summary(p), '3 of 19 tokens trained · no warnings');
+  assert.equal(await p.isVisible('#line-arguments'), false);
+  assert.equal(new URL(p.url()).searchParams.get('kw'), null);
+  assert.equal(await p.evaluate(() => document.activeElement.matches('.paste-box summary')), true);
+  await p.close();
+});
+
+test('a link whose kw is not template arguments says so and renders without it', async () => {
+  const { page: p } = await suite.open(`chat.html?f=qwen3&kw=${encodeURIComponent('{"tools": 3}')}`);
+  await ready(p);
+  assert.match(await p.textContent('#url-note'), /URL parameter kw is refused: "tools" must be a list of tool schemas \(JSON objects\); the template renders without it\./);
+  assert.equal(await p.isVisible('#line-arguments'), false);
+  await p.close();
+});
+
 test('a URL conversation with an unknown role is refused by name and the prepared one is shown', async () => {
   const { page: p } = await suite.open(`chat.html?c=${encodeURIComponent('[["user","hi"],["bot","hello"]]')}`);
   await ready(p);

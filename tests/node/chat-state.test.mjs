@@ -1,11 +1,12 @@
 // chat-state.test.mjs — the Chat masks page's URL state (web/chat/chat-state.js): a pasted
 // prompt/completion line's split travels as `pl` beside its conversation `c`, is dropped when it
-// cannot apply, and a link with a `pl` that does not fit says so.
+// cannot apply, and a link with a `pl` that does not fit says so; a line's template arguments
+// travel as `kw`, and a bad one is named.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { CHAT_STATE, conversationOf, encodeConversation, splitOf, withConversation } from '../../web/chat/chat-state.js';
+import { CHAT_STATE, conversationOf, encodeConversation, lineArgumentsOf, splitOf, withConversation, withLineArguments } from '../../web/chat/chat-state.js';
 import { PRESETS } from '../../web/chat/presets.js';
 
 const LINE = [
@@ -53,4 +54,19 @@ test('a link whose pl does not fit its conversation says so and splits before th
   assert.equal(noConversation.promptLength, null);
   assert.equal(noConversation.problem, 'URL parameter pl=1 needs a conversation of the link’s own (c); the prompt is everything before the last answer.');
   assert.deepEqual(CHAT_STATE.read('?pl=x').problems.map((p) => p.param), ['pl']);
+});
+
+test("a line's template arguments travel as kw and come back; a bad kw is named, not used", () => {
+  const kwargs = { enable_thinking: false, tools: [{ type: 'function', function: { name: 'get_time' } }] };
+  const state = withLineArguments(CHAT_STATE.defaults(), kwargs);
+  assert.deepEqual(lineArgumentsOf(stateOf(CHAT_STATE.toSearch(state, ''))), { kwargs, problem: null });
+  assert.equal(withLineArguments(state, null).kw, '');
+  assert.equal(withLineArguments(state, { tools: [{ description: 'x'.repeat(30000) }] }).kw, '', 'too long for a link');
+  const problem = (kw) => lineArgumentsOf({ ...CHAT_STATE.defaults(), kw });
+  assert.deepEqual(problem(''), { kwargs: null, problem: null });
+  assert.equal(problem('nope').problem, 'URL parameter kw is not valid JSON; the template renders without it.');
+  assert.equal(problem('[1]').problem, 'URL parameter kw is not a JSON object of template arguments; the template renders without it.');
+  assert.equal(problem('{}').problem, 'URL parameter kw names no template argument; the template renders without it.');
+  assert.equal(problem('{"tools": [1]}').problem, 'URL parameter kw is refused: "tools" must be a list of tool schemas (JSON objects); the template renders without it.');
+  assert.equal(problem('{"tools": [1]}').kwargs, null);
 });

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { MAX_PASTE_CHARS, readPastedConversation } from '../../web/chat/pasted-conversation.js';
+import { describeTemplateArguments, MAX_PASTE_CHARS, readPastedConversation } from '../../web/chat/pasted-conversation.js';
 
 const HI = [
   { role: 'user', content: 'Say hi.' },
@@ -15,7 +15,7 @@ const HI = [
 
 test('a messages line, a bare array and a pretty-printed object give the same messages', () => {
   for (const text of [JSON.stringify({ messages: HI }), JSON.stringify(HI), JSON.stringify({ messages: HI }, null, 2), `  ${JSON.stringify(HI)}\n`]) {
-    assert.deepEqual(readPastedConversation(text), { messages: HI, promptLength: null, notes: [] }, text);
+    assert.deepEqual(readPastedConversation(text), { messages: HI, promptLength: null, kwargs: null, notes: [] }, text);
   }
 });
 
@@ -38,10 +38,26 @@ test('fields the editor cannot hold are named as left out', () => {
   assert.deepEqual(read.notes, ["The editor keeps each message's role and content; reasoning_content, name are left out."]);
 });
 
-test("a line's tools and chat_template_kwargs are named as not used by the page", () => {
-  const read = readPastedConversation(JSON.stringify({ messages: HI, tools: [{ type: 'function' }], chat_template_kwargs: { enable_thinking: false } }));
+test("a line's tools and chat_template_kwargs go to the template, as TRL's SFTTrainer passes them", () => {
+  const tool = { type: 'function', function: { name: 'get_time' } };
+  const read = readPastedConversation(JSON.stringify({ messages: HI, tools: [tool], chat_template_kwargs: { enable_thinking: false } }));
   assert.deepEqual(read.messages, HI);
-  assert.deepEqual(read.notes, ["This page renders without the line's tools and chat_template_kwargs (npm run chat-masks uses them)."]);
+  assert.deepEqual(read.kwargs, { enable_thinking: false, tools: [tool] });
+  assert.deepEqual(read.notes, [], 'the page shows them under the conversation (line-arguments.js)');
+  // Tools stored as a JSON string are parsed, as TRL parses them since 0.29.0.
+  assert.deepEqual(readPastedConversation(JSON.stringify({ messages: HI, tools: JSON.stringify([tool, tool]) })).kwargs, { tools: [tool, tool] });
+  // An empty list is passed on (templates test it themselves); no column, no arguments.
+  assert.deepEqual(readPastedConversation(JSON.stringify({ messages: HI, tools: [] })).kwargs, { tools: [] });
+  assert.equal(readPastedConversation(JSON.stringify({ messages: HI, tools: null })).kwargs, null);
+  assert.equal(readPastedConversation(JSON.stringify(HI)).kwargs, null);
+  assert.equal(readPastedConversation(JSON.stringify({ messages: HI, tools: { get_time: tool } })).error, '"tools" must be a list of tool schemas (JSON objects)');
+  assert.equal(readPastedConversation(JSON.stringify({ messages: HI, chat_template_kwargs: 'x' })).error, '"chat_template_kwargs" must be an object of keyword arguments');
+});
+
+test('template arguments are described for people: tools counted, long values cut', () => {
+  assert.equal(describeTemplateArguments({ tools: [] }), 'tools (0 schemas)');
+  assert.equal(describeTemplateArguments({ a: 1, b: 'x', c: true }), 'a=1, b="x" and c=true');
+  assert.equal(describeTemplateArguments({ long: 'y'.repeat(60) }), `long="${'y'.repeat(38)}…`);
 });
 
 test("TRL's prompt/completion: one conversation, and the split kept with it", () => {

@@ -79,8 +79,9 @@ export function createBatchPanel(container, { analyse, core, onChange = () => {}
       }
       const conversations = [messages, ...state.b.map((id) => PRESETS.find((p) => p.id === id)?.messages).filter(Boolean)];
       try {
-        // A pasted line's prompt/completion split is the learner's conversation's, not the presets'.
-        const optionsOf = (k) => ({ ...analysis, template, promptLength: k === 0 ? analysis.promptLength : null });
+        // A pasted line's split and template arguments are the learner's conversation's, not the
+        // presets' (each line of a dataset brings its own).
+        const optionsOf = (k) => (k === 0 ? { ...analysis, template } : { ...analysis, template, promptLength: null, kwargs: null });
         const results = await Promise.all(conversations.map((m, k) => analyse(family, m, optionsOf(k), policies)));
         if (mine !== version) return;
         const names = new Map([[padId, visibleText(padToken ?? '')]]);

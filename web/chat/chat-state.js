@@ -9,10 +9,12 @@
 // like any pasted input: a bad one falls back to the preset with a note); `p` names a preset when
 // the conversation is one of them unchanged. `b` lists the presets batched with it. `pl` keeps
 // where a pasted prompt/completion line splits its conversation (the prompt's message count), so
-// a shared link trains what the line trains. The target, end-of-turn and other policies use the
-// core's own names.
+// a shared link trains what the line trains, and `kw` the line's template arguments (its tools
+// and chat_template_kwargs, as JSON). The target, end-of-turn and other policies use the core's
+// own names.
 
 import { defineState } from '../shared/url-state.js';
+import { templateArgumentsOf } from './dataset-record.js';
 import { END_OF_TURN, PAD_CHOICES, PAD_MASKING, TARGETS } from './chat-request.js';
 import { DEFAULT_FAMILY, FAMILIES, ROLES } from './families.js';
 import { DEFAULT_PRESET, PRESETS, presetById } from './presets.js';
@@ -26,6 +28,7 @@ export const CHAT_STATE = defineState({
   p: { type: 'enum', values: PRESETS.map((p) => p.id), default: DEFAULT_PRESET },
   c: { type: 'string', maxLength: MAX_URL_CONVERSATION, default: '' },
   pl: { type: 'int', min: 0, max: 1000, default: 0 }, // messages in a pasted line's prompt; 0: none
+  kw: { type: 'string', maxLength: MAX_URL_CONVERSATION, default: '' }, // a pasted line's template arguments
   t: { type: 'enum', values: TARGETS, default: 'assistant' },
   eot: { type: 'enum', values: END_OF_TURN, default: 'every' },
   hdr: { type: 'bool', default: false },
@@ -105,6 +108,33 @@ export function withConversation(state, messages, promptLength = null) {
   if (preset && splitOf(messages, promptLength) === null) return { ...state, p: preset.id, c: '', pl: 0 };
   const c = encoded.length <= MAX_URL_CONVERSATION ? encoded : '';
   return { ...state, c, pl: c ? (splitOf(messages, promptLength) ?? 0) : 0 };
+}
+
+/**
+ * The template arguments a state carries (a pasted line's tools and chat_template_kwargs):
+ * { kwargs, problem } — kwargs an object, or null for none; problem a sentence, or null.
+ */
+export function lineArgumentsOf(state) {
+  if (!state.kw) return { kwargs: null, problem: null };
+  const refuse = (why) => ({ kwargs: null, problem: `URL parameter kw ${why}; the template renders without it.` });
+  let value;
+  try {
+    value = JSON.parse(state.kw);
+  } catch {
+    return refuse('is not valid JSON');
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return refuse('is not a JSON object of template arguments');
+  const { tools, ...rest } = value;
+  const read = templateArgumentsOf({ tools, chat_template_kwargs: rest });
+  if (read.error) return refuse(`is refused: ${read.error}`);
+  if (Object.keys(read.kwargs).length === 0) return refuse('names no template argument');
+  return { kwargs: read.kwargs, problem: null };
+}
+
+/** The state carrying `kwargs` (null: none); left out of the link when too long to travel. */
+export function withLineArguments(state, kwargs) {
+  const encoded = kwargs ? JSON.stringify(kwargs) : '';
+  return { ...state, kw: encoded.length <= MAX_URL_CONVERSATION ? encoded : '' };
 }
 
 /** The policies object chat-request.js takes, from the state and the family's eos choices. */

@@ -4,7 +4,8 @@
 //
 //   const editor = createConversationEditor(container, { onChange(messages, how, pasted) {}, onPreset(id) {} });
 //       how: 'typing' (text edited), 'structure' (a message added, removed, moved or its role
-//       changed) or 'paste' (pasted: { promptLength } says where a prompt/completion line splits)
+//       changed) or 'paste' (pasted: { promptLength, kwargs }: where a prompt/completion line
+//       splits, and the line's template arguments)
 //   editor.set(messages, presetId);              // presetId '' when the conversation is custom
 //   editor.showError(messageIndex, text);        // marks the message and says what is wrong
 //
@@ -93,7 +94,7 @@ export function createConversationEditor(container, { onChange = () => {}, onPre
     messages = read.messages;
     select.value = '';
     draw();
-    emit('paste', { promptLength: read.promptLength });
+    emit('paste', { promptLength: read.promptLength, kwargs: read.kwargs });
   });
   replaceChildren(
     container,

@@ -9,17 +9,21 @@
 // Links that name a pasted template or an exercise change what is analysed: for them only the
 // tokenizer load starts early.
 
-import { CHAT_STATE, conversationOf, policiesOf } from './chat-state.js';
+import { CHAT_STATE, conversationOf, lineArgumentsOf, policiesOf } from './chat-state.js';
 import { createFamilyClient } from './family-client.js';
 import { familyById } from './families.js';
 
 let started = null;
 
-/** The analysis options the page uses for a state (pasted template: `template`). */
-export function optionsFor(state, template = null, promptLength = null) {
+/**
+ * The analysis options the page uses for a state: `template` a pasted template, `promptLength`
+ * and `lineKwargs` a pasted line's split and template arguments (null: none).
+ */
+export function optionsFor(state, { template = null, promptLength = null, lineKwargs = null } = {}) {
   const family = familyById(state.f);
   const eosChoice = family.eosChoices[state.eos];
-  return { addSpecialTokens: state.ast, eosToken: state.eos > 0 && eosChoice ? eosChoice.token : null, template, promptLength };
+  const kwargs = lineKwargs ? { ...family.templateKwargs, ...lineKwargs } : null;
+  return { addSpecialTokens: state.ast, eosToken: state.eos > 0 && eosChoice ? eosChoice.token : null, template, promptLength, kwargs };
 }
 
 export function startEarly() {
@@ -30,7 +34,8 @@ export function startEarly() {
   client.load(state.f).catch(() => {}); // the page reports load errors itself
   if (!state.tpl && !state.ex) {
     const { messages, promptLength } = conversationOf(state);
-    const request = [state.f, messages, optionsFor(state, null, promptLength), policiesOf(state, familyById(state.f))];
+    const options = optionsFor(state, { promptLength, lineKwargs: lineArgumentsOf(state).kwargs });
+    const request = [state.f, messages, options, policiesOf(state, familyById(state.f))];
     early = { key: JSON.stringify(request), promise: client.analyse(...request) };
     early.promise.catch(() => {});
   }

@@ -17,12 +17,13 @@ import { initPage } from '../shared/page.js';
 import { loadExercise } from '../exercise/catalog.js';
 import { createBatchPanel } from './batch-panel.js';
 import { createBreakPanel } from './break-panel.js';
-import { CHAT_STATE, conversationOf, policiesOf, withConversation } from './chat-state.js';
+import { CHAT_STATE, conversationOf, lineArgumentsOf, policiesOf, withConversation, withLineArguments } from './chat-state.js';
 import { createChatSummary } from './chat-summary.js';
 import { createConversationEditor } from './conversation-editor.js';
 import { optionsFor, startEarly } from './early-start.js';
 import { createFamilyPanel } from './family-panel.js';
 import { familyById } from './families.js';
+import { createLineArguments } from './line-arguments.js';
 import { createPolicyForm } from './policy-form.js';
 import { presetById } from './presets.js';
 import { templateFromLink, templateToLink } from './template-link.js';
@@ -68,6 +69,11 @@ let messages = initial.messages;
 // null for the split before the last answer. Kept here as well as in the URL (pl), which drops it
 // when the conversation is too long to travel there.
 let promptLength = initial.promptLength;
+// A pasted line's tools and chat_template_kwargs (null: none): they go to the template until
+// another conversation is pasted or picked, or the learner drops them.
+const lineArguments = lineArgumentsOf(state);
+if (lineArguments.problem) notes.push(lineArguments.problem);
+let lineKwargs = lineArguments.kwargs;
 let ownTemplate = null;
 let exercise = null;
 let familyInfo = null;
@@ -121,6 +127,7 @@ const editor = createConversationEditor(document.getElementById('conversation-bo
     // Text edits keep a pasted line's split; adding, removing or moving a message ends it.
     if (how === 'paste') promptLength = pasted?.promptLength ?? null;
     else if (how !== 'typing') promptLength = null;
+    if (how === 'paste') setLineKwargs(pasted?.kwargs ?? null);
     state = withConversation(state, messages, promptLength);
     editor.setPreset(state.c ? '' : state.p);
     write();
@@ -129,6 +136,7 @@ const editor = createConversationEditor(document.getElementById('conversation-bo
   onPreset(id) {
     messages = presetById(id).messages;
     promptLength = null;
+    setLineKwargs(null);
     state = { ...state, p: id, c: '', pl: 0 };
     editor.set(messages, id);
     write();
@@ -139,6 +147,25 @@ const editor = createConversationEditor(document.getElementById('conversation-bo
   },
 });
 editor.set(messages, state.c ? '' : state.p);
+const lineArgumentsView = createLineArguments({
+  onDrop() {
+    setLineKwargs(null);
+    document.querySelector('#conversation-box .paste-box summary').focus();
+    write();
+    recompute();
+  },
+  announce: (text) => {
+    announcer.textContent = text;
+  },
+});
+document.querySelector('#conversation-box .paste-box').after(lineArgumentsView.element);
+lineArgumentsView.set(lineKwargs);
+
+function setLineKwargs(kwargs) {
+  lineKwargs = kwargs;
+  state = withLineArguments(state, kwargs);
+  lineArgumentsView.set(kwargs);
+}
 
 const policyForm = createPolicyForm(document.getElementById('policy-form'), {
   onChange(patch) {
@@ -174,7 +201,7 @@ function write() {
 }
 
 function analysisOptions() {
-  return optionsFor(state, ownTemplate, promptLength);
+  return optionsFor(state, { template: ownTemplate, promptLength, lineKwargs });
 }
 
 function showProblem(error) {
@@ -351,6 +378,7 @@ async function loadExerciseScenario() {
   if (!params.has('c')) {
     messages = ex.see_it_break.conversation.map((m) => ({ role: m.role, content: m.content }));
     promptLength = null;
+    setLineKwargs(null);
     state = withConversation(state, messages);
     editor.set(messages, state.c ? '' : state.p);
   }

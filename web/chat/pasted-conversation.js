@@ -2,16 +2,19 @@
 // one line of their dataset ({"messages": …}, ShareGPT's {"conversations": …} or TRL's
 // {"prompt": …, "completion": …}, dataset-record.js), or a bare JSON array of messages.
 //
-//   readPastedConversation(text) -> { messages, promptLength, notes: [text] } | { error }
+//   readPastedConversation(text) -> { messages, promptLength, kwargs, notes: [text] } | { error }
 //       promptLength: the messages in a prompt/completion line's prompt, else null
+//       kwargs: what the line passes to the template besides its messages (its `tools` and
+//         `chat_template_kwargs`, as TRL's SFTTrainer passes them), else null; the page shows
+//         them under the conversation (line-arguments.js), not in these notes
 //
 // A pretty-printed object spanning lines is read whole; a paste of several JSONL lines uses the
 // first and says so. The messages are checked as any conversation is (validateMessages). The
-// page's editor holds role and content only, so other fields (tool_calls, reasoning) are left
-// out, and the notes say which.
+// page's editor holds role and content only, so other fields of a message (tool_calls,
+// reasoning) are left out, and the notes say which.
 
 import { validateMessages } from './chat-analysis.js';
-import { conversationOf, SHAREGPT_RENAMED } from './dataset-record.js';
+import { conversationOf, SHAREGPT_RENAMED, templateArgumentsOf } from './dataset-record.js';
 
 export const MAX_PASTE_CHARS = 2_000_000;
 
@@ -59,6 +62,9 @@ export function readPastedConversation(text) {
     const m = conversation.messages[textless];
     return { error: `message ${textless + 1} (${m.role}) has tool calls and no text; the editor holds role and content only, so it cannot show this conversation` };
   }
+  const args = Array.isArray(record.value) ? { kwargs: {} } : templateArgumentsOf(record.value);
+  if (args.error) return { error: args.error };
+  const kwargs = Object.keys(args.kwargs).length ? args.kwargs : null;
   const notes = [...record.notes];
   if (conversation.shareGpt) notes.push(`Read as ShareGPT: "from" is the role (${SHAREGPT_RENAMED}), "value" the content.`);
   if (conversation.promptLength !== null) notes.push(promptCompletionNote(conversation.promptLength));
@@ -67,8 +73,16 @@ export function readPastedConversation(text) {
     for (const key of Object.keys(m)) if (key !== 'role' && key !== 'content') extra.add(key);
     return { role: m.role, content: m.content };
   });
-  const columns = ['tools', 'chat_template_kwargs'].filter((key) => !Array.isArray(record.value) && record.value[key] !== undefined && record.value[key] !== null);
-  if (columns.length) notes.push(`This page renders without the line's ${columns.join(' and ')} (npm run chat-masks uses them).`);
   if (extra.size) notes.push(`The editor keeps each message's role and content; ${[...extra].slice(0, 4).join(', ')} ${extra.size === 1 ? 'is' : 'are'} left out.`);
-  return { messages, promptLength: conversation.promptLength, notes };
+  return { messages, promptLength: conversation.promptLength, kwargs, notes };
+}
+
+/** "tools (2 schemas) and enable_thinking=false": a line's template arguments, for people. */
+export function describeTemplateArguments(kwargs) {
+  const parts = Object.entries(kwargs).map(([key, value]) => {
+    if (key === 'tools') return `tools (${value.length} schema${value.length === 1 ? '' : 's'})`;
+    const shown = JSON.stringify(value) ?? String(value);
+    return `${key}=${shown.length > 40 ? `${shown.slice(0, 39)}…` : shown}`;
+  });
+  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : parts[0];
 }
