@@ -380,8 +380,11 @@ test('a long pasted template is kept in this browser under a hash the link names
   const template = `{#- ${filler} -#}{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}`;
   await p.fill('#own-template', template);
   const before = await summary(p);
+  assert.equal(await p.textContent('.shipped-label'), 'The template in use:');
   await p.click('text=Use this template');
   await settle(p, before);
+  // The family's template stays on show, no longer named as the one in use.
+  assert.equal(await p.textContent('.shipped-label'), 'The family’s template (not in use: your own, below, is):');
   await p.waitForFunction(() => /[?&]tpl=h(%3A|:)[0-9a-f]{32}/.test(location.search), null, { timeout: LONG });
   const url = p.url();
   await p.reload();
@@ -393,6 +396,7 @@ test('a long pasted template is kept in this browser under a hash the link names
   await ready(p);
   assert.match(await p.textContent('#url-note'), /pasted in another browser/);
   assert.equal(await summary(p), '3 of 17 tokens trained · no warnings');
+  assert.equal(await p.textContent('.shipped-label'), 'The template in use:');
   await p.close();
 });
 

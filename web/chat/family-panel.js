@@ -33,6 +33,7 @@ export const FAMILY_TEXT = {
   notesTitle: (label) => `How ${label}’s template renders a chat`,
   template: 'The chat template',
   templateShown: 'The template in use:',
+  templateShipped: 'The family’s template (not in use: your own, below, is):',
   ownTemplate: 'Your own template (Jinja)',
   useOwn: 'Use this template',
   useShipped: 'Back to the family’s template',
@@ -50,6 +51,7 @@ export function createFamilyPanel(container, { onFamily = () => {}, onTemplate =
   const specials = h('p', { class: 'family-specials' });
   const notes = h('details', { class: 'family-notes' });
   const shipped = h('pre', { class: 'template-source', tabindex: '0', 'aria-label': FAMILY_TEXT.templateShown });
+  const shippedLabel = h('p', { class: 'hint shipped-label' }, FAMILY_TEXT.templateShown);
   const own = h('textarea', { id: 'own-template', rows: '6', spellcheck: 'false' });
   const useOwn = h('button', { type: 'button', class: 'secondary' }, FAMILY_TEXT.useOwn);
   const useShipped = h('button', { type: 'button', class: 'secondary' }, FAMILY_TEXT.useShipped);
@@ -58,7 +60,7 @@ export function createFamilyPanel(container, { onFamily = () => {}, onTemplate =
     'details',
     { class: 'template-box' },
     h('summary', {}, FAMILY_TEXT.template),
-    h('p', { class: 'hint shipped-label' }, FAMILY_TEXT.templateShown),
+    shippedLabel,
     shipped,
     h('label', { for: 'own-template' }, FAMILY_TEXT.ownTemplate),
     own,
@@ -134,6 +136,9 @@ export function createFamilyPanel(container, { onFamily = () => {}, onTemplate =
     setOwnTemplate(text, note = '') {
       own.value = text ?? '';
       ownStatus.textContent = note || (text ? FAMILY_TEXT.usingOwn : '');
+      // The shipped template stays on show for reference; it must not claim to be the one in use.
+      shippedLabel.textContent = text ? FAMILY_TEXT.templateShipped : FAMILY_TEXT.templateShown;
+      shipped.setAttribute('aria-label', shippedLabel.textContent);
       if (text || note) details.open = true;
     },
     ownTemplate: () => (own.value.trim() ? own.value : null),
