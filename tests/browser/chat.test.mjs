@@ -207,6 +207,44 @@ test('a prompt/completion line whose completion is several messages: trained fro
   await p.close();
 });
 
+test('a paste of several JSONL lines: one line at a time, picked by keyboard; a line that cannot be used is named and nothing shown is lost', async () => {
+  // sft-prompt-completion.jsonl, worked out by hand in tests/node/chat-masks-cli.test.mjs: line 1
+  // trains 8 of 29 tokens, line 3 39 of 53; line 4 is a text pair.
+  const text = readFileSync(join(REPO_ROOT, 'tests/fixtures/chat/sft-prompt-completion.jsonl'), 'utf8');
+  const { page: p } = await suite.open('chat.html?f=qwen3&t=completion');
+  await ready(p);
+  await p.click('.paste-box summary');
+  assert.equal(await p.isVisible('#paste-line'), false, 'no line to pick before a paste');
+  const before = await summary(p);
+  await p.fill('#paste-conversation', text);
+  await p.click('text=Use this conversation');
+  await settle(p, before);
+  assert.match(await summary(p), /^8 of 29 tokens trained/);
+  assert.match(await p.textContent('.paste-status'), /Your paste has 4 lines; this is line 1\./);
+  assert.equal(await p.inputValue('#paste-line'), '1');
+  assert.equal(await p.textContent('.paste-line .hint'), 'of 4');
+  // Two steps up by keyboard: line 3, read and shown at each step.
+  await p.focus('#paste-line');
+  const first = await summary(p);
+  await p.keyboard.press('ArrowUp');
+  await settle(p, first);
+  const second = await summary(p);
+  await p.keyboard.press('ArrowUp');
+  await settle(p, second);
+  assert.equal(await summary(p), '39 of 53 tokens trained · 1 warning');
+  assert.match(await p.textContent('.paste-status'), /Your paste has 4 lines; this is line 3\./);
+  // Line 4 is refused by number; line 3's conversation stays in the editor and on screen.
+  await p.keyboard.press('ArrowUp');
+  await p.waitForSelector('.paste-status.error-box');
+  assert.equal(await p.textContent('.paste-status'), 'Cannot use this paste: line 4: "prompt" and "completion" are text, not messages: TRL tokenizes such pairs without a chat template, so there is no chat mask to check.');
+  assert.equal(await p.locator('.message-list > li').count(), 4);
+  assert.equal(await summary(p), '39 of 53 tokens trained · 1 warning');
+  // A new paste starts again at its first line.
+  await p.fill('#paste-conversation', JSON.stringify({ messages: [{ role: 'user', content: 'Say hi.' }, { role: 'assistant', content: 'Hi!' }] }));
+  assert.equal(await p.isVisible('#paste-line'), false);
+  await p.close();
+});
+
 test("a line's tools reach the template: the tools block is rendered, never trained, carried by the link, and can be dropped", async () => {
   const tool = { type: 'function', function: { name: 'get_time', description: 'The current time', parameters: { type: 'object', properties: {} } } };
   const { page: p } = await suite.open('chat.html?f=qwen3');

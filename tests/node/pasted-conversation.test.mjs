@@ -15,7 +15,7 @@ const HI = [
 
 test('a messages line, a bare array and a pretty-printed object give the same messages', () => {
   for (const text of [JSON.stringify({ messages: HI }), JSON.stringify(HI), JSON.stringify({ messages: HI }, null, 2), `  ${JSON.stringify(HI)}\n`]) {
-    assert.deepEqual(readPastedConversation(text), { messages: HI, promptLength: null, kwargs: null, notes: [] }, text);
+    assert.deepEqual(readPastedConversation(text), { messages: HI, promptLength: null, kwargs: null, line: 1, lineCount: 1, notes: [] }, text);
   }
 });
 
@@ -25,11 +25,24 @@ test('ShareGPT: from mapped to the role, and the page says so', () => {
   assert.deepEqual(read.notes, ['Read as ShareGPT: "from" is the role (human → user, gpt → assistant), "value" the content.']);
 });
 
-test('several JSONL lines: the first is used, and the note says how many there were', () => {
+test('several JSONL lines: the first by default, or the one asked for; refusals name the line', () => {
   const line = JSON.stringify({ messages: HI });
-  const read = readPastedConversation(`${line}\n${JSON.stringify({ messages: [{ role: 'user', content: 'other' }] })}\n\n${line}\n`);
+  const other = [{ role: 'user', content: 'other' }];
+  const paste = `${line}\n${JSON.stringify({ messages: other })}\n\n{"messages": [}\n${JSON.stringify({ messages: [{ role: 'user', content: ' ' }] })}\n`;
+  const read = readPastedConversation(paste);
   assert.deepEqual(read.messages, HI);
-  assert.deepEqual(read.notes, ['Your paste has 3 lines; the first one is used.']);
+  assert.deepEqual([read.line, read.lineCount], [1, 4], 'the empty line is not counted');
+  assert.deepEqual(read.notes, ['Your paste has 4 lines; this is line 1.']);
+  const second = readPastedConversation(paste, { line: 2 });
+  assert.deepEqual(second.messages, other);
+  assert.deepEqual(second.notes, ['Your paste has 4 lines; this is line 2.']);
+  assert.match(readPastedConversation(paste, { line: 3 }).error, /^line 3 of your paste is not JSON \(/);
+  assert.deepEqual(readPastedConversation(paste, { line: 4 }), { error: 'line 4: message 1 (user) is empty', line: 4, lineCount: 4 });
+  // Out of range: the nearest line there is.
+  assert.equal(readPastedConversation(paste, { line: 99 }).line, 4);
+  assert.equal(readPastedConversation(paste, { line: 0 }).line, 1);
+  // A pretty-printed object is one record, however many lines it spans.
+  assert.equal(readPastedConversation(JSON.stringify({ messages: HI }, null, 2), { line: 3 }).lineCount, 1);
 });
 
 test('fields the editor cannot hold are named as left out', () => {

@@ -36,6 +36,8 @@ export const EDITOR_TEXT = {
   paste: 'Paste a conversation from your data',
   pasteLabel: 'One line of your dataset ({"messages": …}, ShareGPT\'s {"conversations": …} or {"prompt": …, "completion": …}), or a JSON array of messages',
   usePaste: 'Use this conversation',
+  pasteLine: 'Line',
+  pasteLineCount: (n) => `of ${n.toLocaleString('en-US')}`,
   pasted: (n) => `Using the ${n} message${n === 1 ? '' : 's'} you pasted.`,
   pasteError: (text) => `Cannot use this paste: ${text}.`,
 };
@@ -72,17 +74,33 @@ export function createConversationEditor(container, { onChange = () => {}, onPre
   const pasteField = h('textarea', { id: 'paste-conversation', rows: '4', spellcheck: 'false', autocomplete: 'off' });
   const pasteButton = h('button', { type: 'button', class: 'secondary' }, EDITOR_TEXT.usePaste);
   const pasteStatus = h('p', { class: 'hint paste-status', role: 'status' });
+  // A paste of several JSONL lines shows one at a time; this picks which (shown once there are several).
+  const lineField = h('input', { type: 'number', id: 'paste-line', min: '1', step: '1', value: '1', inputmode: 'numeric' });
+  const lineCount = h('span', { class: 'hint' });
+  const lineControl = h('span', { class: 'paste-line', hidden: true }, h('label', { for: 'paste-line' }, EDITOR_TEXT.pasteLine), lineField, lineCount);
   const pasteBox = h(
     'details',
     { class: 'paste-box' },
     h('summary', {}, EDITOR_TEXT.paste),
     h('label', { for: 'paste-conversation' }, EDITOR_TEXT.pasteLabel),
     pasteField,
-    h('div', { class: 'actions' }, pasteButton),
+    h('div', { class: 'actions' }, lineControl, pasteButton),
     pasteStatus,
   );
-  pasteButton.addEventListener('click', () => {
-    const read = readPastedConversation(pasteField.value);
+  pasteField.addEventListener('input', () => {
+    lineControl.hidden = true; // a new paste starts at its first line
+    lineField.value = '1';
+  });
+  lineField.addEventListener('change', () => usePaste());
+  pasteButton.addEventListener('click', () => usePaste());
+  function usePaste() {
+    const read = readPastedConversation(pasteField.value, { line: lineControl.hidden ? 1 : Number(lineField.value) });
+    lineControl.hidden = !(read.lineCount > 1);
+    if (read.lineCount > 1) {
+      lineField.max = String(read.lineCount);
+      lineField.value = String(read.line);
+      lineCount.textContent = EDITOR_TEXT.pasteLineCount(read.lineCount);
+    }
     pasteStatus.classList.toggle('error-box', Boolean(read.error));
     if (read.error) {
       pasteField.setAttribute('aria-invalid', 'true');
@@ -95,7 +113,7 @@ export function createConversationEditor(container, { onChange = () => {}, onPre
     select.value = '';
     draw();
     emit('paste', { promptLength: read.promptLength, kwargs: read.kwargs });
-  });
+  }
   replaceChildren(
     container,
     h('div', { class: 'control' }, h('label', { for: 'preset-select' }, EDITOR_TEXT.preset), select),
