@@ -263,6 +263,9 @@ test("a line's tools reach the template: the tools block is rendered, never trai
   assert.match(rendered, /# Tools[\s\S]*"name": "get_time"[\s\S]*<\/tools>/);
   assert.equal(await p.textContent('#line-arguments > span'), 'The template also gets your line’s tools (1 schema), as TRL’s SFTTrainer passes them.');
   assert.equal(await p.textContent('.paste-status'), 'Using the 2 messages you pasted.');
+  // "See it break" renders the same tokens: both of its columns count the tools block.
+  await p.locator('#break').scrollIntoViewIfNeeded();
+  await p.waitForFunction((n) => ['wrong', 'right'].every((side) => document.querySelector(`.break-column.${side}`)?.textContent.includes(`of ${n} tokens trained`)), total, { timeout: LONG });
   // The link carries them: opened again, the same tokens.
   assert.deepEqual(JSON.parse(new URL(p.url()).searchParams.get('kw')), { tools: [tool] });
   const withTools = await summary(p);

@@ -3,7 +3,8 @@
 // own two configurations and its claims, checked live.
 //
 //   const panel = createBreakPanel(container, { analyse, core, onScenario(id) {} });
-//   panel.show({ family, messages, template, scenario, exercise });   // exercise: compiled JSON or null
+//   panel.show({ family, messages, template, line, scenario, exercise });   // exercise: compiled JSON or null
+//       line: a pasted line's { promptLength, kwargs } (its split and template arguments), or null
 
 import { evaluateClaims } from '../shared/claims.js';
 import { h, replaceChildren } from '../shared/dom.js';
@@ -65,10 +66,12 @@ export function createBreakPanel(container, { analyse, core, onScenario = () => 
     );
   }
 
-  async function side(family, messages, template, config) {
+  async function side(family, messages, template, line, config) {
     try {
       const { options, policies } = scenarioSide(config);
-      const { chat, request } = await analyse(family, messages, { ...options, template }, policies);
+      // Both sides render the conversation as the tokens above do: a pasted line's tools and
+      // split included.
+      const { chat, request } = await analyse(family, messages, { ...options, template, promptLength: line?.promptLength ?? null, kwargs: line?.kwargs ?? null }, policies);
       const answer = core.chat(request);
       if (answer.error) return { error: `${answer.error.field}: ${answer.error.message}` };
       return { chat, answer };
@@ -78,7 +81,7 @@ export function createBreakPanel(container, { analyse, core, onScenario = () => 
   }
 
   return {
-    async show({ family, messages, template, scenario, exercise }) {
+    async show({ family, messages, template, line = null, scenario, exercise }) {
       version += 1;
       const mine = version;
       const config = exercise?.see_it_break?.kind === 'chat' ? exercise.see_it_break : null;
@@ -90,7 +93,7 @@ export function createBreakPanel(container, { analyse, core, onScenario = () => 
       if (config) {
         replaceChildren(heading, BREAK_TEXT.exercise(exercise.title), ' · ', h('a', { href: `./exercise.html?ex=${encodeURIComponent(exercise.id)}` }, BREAK_TEXT.back));
       } else select.value = scenario;
-      const [wrong, right] = await Promise.all([side(family, messages, template, s.wrong), side(family, messages, template, s.right)]);
+      const [wrong, right] = await Promise.all([side(family, messages, template, line, s.wrong), side(family, messages, template, line, s.right)]);
       if (mine !== version) return;
       const w = column('wrong', s.wrongLabel);
       const r = column('right', s.rightLabel);

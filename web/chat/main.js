@@ -330,7 +330,10 @@ function updateLowerPanels() {
   });
   const breakHidden = document.querySelector('[data-panel="break"]').hidden;
   const batchHidden = document.querySelector('[data-panel="batch"]').hidden;
-  if (!breakHidden) breakPanel.show({ family: state.f, messages, template, scenario: state.brk, exercise });
+  if (!breakHidden) {
+    const { promptLength: split, kwargs } = analysisOptions();
+    breakPanel.show({ family: state.f, messages, template, line: { promptLength: split, kwargs }, scenario: state.brk, exercise });
+  }
   if (!batchHidden) {
     const policies = policiesOf(state, familyById(state.f));
     const pad = familyInfo.pad;
