@@ -285,6 +285,35 @@ test("a line's tools reach the template: the tools block is rendered, never trai
   await p.close();
 });
 
+test('Check a whole dataset: the command carries the choices on screen, and the line the conversation, split and tools', async () => {
+  const { page: p } = await suite.open('chat.html?f=llama3_1&t=last_assistant&eot=never&eos=1');
+  await ready(p);
+  await p.locator('#dataset-command').scrollIntoViewIfNeeded();
+  const command = () => p.inputValue('#dataset-command .command-copy textarea');
+  const line = () => p.inputValue('#dataset-command .copy-control:not(.command-copy) textarea');
+  // The CLI reads these flags back into the same policies (tests/node/dataset-command.test.mjs).
+  assert.equal(await command(), "npm run -s chat-masks -- --family llama3_1 --target last_assistant --end-of-turn never --eos-token '<|end_of_text|>' your-data.jsonl");
+  assert.match(await line(), /^\{"messages":\[\{"role":"system","content":/);
+  // A pasted prompt/completion line with tools: the command needs no --target for it (completion
+  // is the CLI's default for such lines) once the page trains the completion; the line is as pasted.
+  const pasted = { prompt: [{ role: 'user', content: 'Say hi.' }], completion: [{ role: 'assistant', content: 'Hi!' }], tools: [{ type: 'function', function: { name: 'get_time' } }] };
+  await p.click('.paste-box summary');
+  await p.fill('#paste-conversation', JSON.stringify(pasted));
+  const before = await summary(p);
+  await p.click('text=Use this conversation');
+  await settle(p, before);
+  await p.check('input[name="t"][value="completion"]');
+  await p.waitForFunction(() => !document.querySelector('#dataset-command .command-copy textarea').value.includes('--target'));
+  assert.equal(await command(), "npm run -s chat-masks -- --family llama3_1 --end-of-turn never --eos-token '<|end_of_text|>' your-data.jsonl");
+  assert.deepEqual(JSON.parse(await line()), pasted);
+  // Copy by keyboard: copied, or (where the browser refuses the clipboard) selected to copy.
+  await p.focus('#dataset-command .command-copy button');
+  await p.keyboard.press('Enter');
+  await p.waitForFunction(() => document.querySelector('#dataset-command .command-copy .copy-status').textContent !== '');
+  assert.match(await p.textContent('#dataset-command .command-copy .copy-status'), /^(Copied to the clipboard\.|Your browser did not allow copying here\.)/);
+  await p.close();
+});
+
 test('a link whose kw is not template arguments says so and renders without it', async () => {
   const { page: p } = await suite.open(`chat.html?f=qwen3&kw=${encodeURIComponent('{"tools": 3}')}`);
   await ready(p);

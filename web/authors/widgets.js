@@ -96,6 +96,7 @@ export const WIDGETS = [
       ['tokens', 'the tokens with their labels, and the warnings'],
       ['break', '“See it break”: the chosen mistake next to the right masks'],
       ['batch', '“Batch it”: the conversation collated into a padded batch'],
+      ['command', '“Check a whole dataset”: the command line and the dataset line'],
     ],
   },
   {

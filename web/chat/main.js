@@ -20,6 +20,7 @@ import { createBreakPanel } from './break-panel.js';
 import { CHAT_STATE, conversationOf, lineArgumentsOf, policiesOf, withConversation, withLineArguments } from './chat-state.js';
 import { createChatSummary } from './chat-summary.js';
 import { createConversationEditor } from './conversation-editor.js';
+import { createDatasetPanel } from './dataset-panel.js';
 import { optionsFor, startEarly } from './early-start.js';
 import { createFamilyPanel } from './family-panel.js';
 import { familyById } from './families.js';
@@ -195,6 +196,8 @@ const summary = createChatSummary(
 
 let breakPanel = null;
 let batchPanel = null;
+const datasetPanel = createDatasetPanel(document.getElementById('dataset-command'));
+datasetPanel.update({ state, messages, promptLength, kwargs: lineKwargs });
 
 function write() {
   CHAT_STATE.write(state);
@@ -236,6 +239,7 @@ function showWorking() {
 
 async function recompute() {
   policyForm.set(state, familyInfo, lastGood?.chat);
+  datasetPanel.update({ state, messages, promptLength, kwargs: lineKwargs, ownTemplate: Boolean(ownTemplate) });
   if (!core || !familyInfo) return;
   analysisVersion += 1;
   const mine = analysisVersion;
