@@ -314,6 +314,28 @@ test('Check a whole dataset: the command carries the choices on screen, and the 
   await p.close();
 });
 
+test('a conversation too long for the link: the page says so, and the dataset line still holds it', async () => {
+  const { page: p } = await suite.open('chat.html?f=qwen3&p=short');
+  await ready(p);
+  assert.equal(await p.isVisible('#link-note'), false);
+  const long = 'word '.repeat(5000); // 25,000 characters: over the link's 20,000
+  await p.click('.paste-box summary');
+  await p.fill('#paste-conversation', JSON.stringify([{ role: 'user', content: long }, { role: 'assistant', content: 'Noted.' }]));
+  const before = await summary(p);
+  await p.click('text=Use this conversation');
+  await settle(p, before);
+  assert.equal(await p.isVisible('#link-note'), true);
+  assert.match(await p.textContent('#link-note'), /longer than the page’s link can carry \(20,000 characters of JSON\)/);
+  assert.equal(new URL(p.url()).searchParams.get('c'), null);
+  assert.equal(JSON.parse(await p.inputValue('#dataset-command .copy-control:not(.command-copy) textarea')).messages[0].content, long);
+  // A prepared conversation fits: the note goes.
+  const pasted = await summary(p);
+  await p.selectOption('#preset-select', 'short');
+  await settle(p, pasted);
+  assert.equal(await p.isVisible('#link-note'), false);
+  await p.close();
+});
+
 test('a link whose kw is not template arguments says so and renders without it', async () => {
   const { page: p } = await suite.open(`chat.html?f=qwen3&kw=${encodeURIComponent('{"tools": 3}')}`);
   await ready(p);

@@ -110,6 +110,12 @@ export function withConversation(state, messages, promptLength = null) {
   return { ...state, c, pl: c ? (splitOf(messages, promptLength) ?? 0) : 0 };
 }
 
+/** Whether a link to `state` opens on `messages` (a long conversation is left out of it). */
+export function linkCarries(state, messages) {
+  const encoded = encodeConversation(messages);
+  return state.c ? state.c === encoded : encodeConversation(presetById(state.p).messages) === encoded;
+}
+
 /**
  * The template arguments a state carries (a pasted line's tools and chat_template_kwargs):
  * { kwargs, problem } — kwargs an object, or null for none; problem a sentence, or null.

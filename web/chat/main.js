@@ -10,14 +10,14 @@
 // lives in the URL (chat-state.js); the page embeds like the other widgets.
 
 import { loadChat } from '../core/chat.js';
-import { liveRegion } from '../shared/dom.js';
+import { h, liveRegion } from '../shared/dom.js';
 import { showUrlNote } from '../shared/url-note.js';
 import { renderEmbedPanelLater } from '../shared/share-later.js';
 import { initPage } from '../shared/page.js';
 import { loadExercise } from '../exercise/catalog.js';
 import { createBatchPanel } from './batch-panel.js';
 import { createBreakPanel } from './break-panel.js';
-import { CHAT_STATE, conversationOf, lineArgumentsOf, policiesOf, withConversation, withLineArguments } from './chat-state.js';
+import { CHAT_STATE, conversationOf, lineArgumentsOf, linkCarries, MAX_URL_CONVERSATION, policiesOf, withConversation, withLineArguments } from './chat-state.js';
 import { createChatSummary } from './chat-summary.js';
 import { createConversationEditor } from './conversation-editor.js';
 import { createDatasetPanel } from './dataset-panel.js';
@@ -32,6 +32,7 @@ import { CHIP_TEXT, createChipLegend, createTokenChips } from './token-chips.js'
 
 // Every user-visible string of the page script, in one place.
 const TEXT = {
+  tooLongForLink: `This conversation is longer than the page’s link can carry (${MAX_URL_CONVERSATION.toLocaleString('en-US')} characters of JSON): the link keeps your other choices but opens on a prepared conversation. Keep the conversation itself with “Copy the line” under “Check a whole dataset”.`,
   coreLoading: 'Loading the WebAssembly core…',
   ready: 'Computed by masklab’s C++ core (WebAssembly) from the real template and tokenizer.',
   coreFailed: (m) => `The WebAssembly core could not be loaded: ${m}. Reload the page to try again.`,
@@ -130,6 +131,7 @@ const editor = createConversationEditor(document.getElementById('conversation-bo
     else if (how !== 'typing') promptLength = null;
     if (how === 'paste') setLineKwargs(pasted?.kwargs ?? null);
     state = withConversation(state, messages, promptLength);
+    showLinkNote();
     editor.setPreset(state.c ? '' : state.p);
     write();
     recompute();
@@ -139,6 +141,7 @@ const editor = createConversationEditor(document.getElementById('conversation-bo
     promptLength = null;
     setLineKwargs(null);
     state = { ...state, p: id, c: '', pl: 0 };
+    showLinkNote();
     editor.set(messages, id);
     write();
     recompute();
@@ -161,6 +164,12 @@ const lineArgumentsView = createLineArguments({
 });
 document.querySelector('#conversation-box .paste-box').after(lineArgumentsView.element);
 lineArgumentsView.set(lineKwargs);
+// A conversation too long for the link is left out of it: say so, before anyone shares the link.
+const linkNote = h('p', { class: 'note-box link-note', id: 'link-note', hidden: true }, TEXT.tooLongForLink);
+lineArgumentsView.element.after(linkNote);
+function showLinkNote() {
+  linkNote.hidden = linkCarries(state, messages);
+}
 
 function setLineKwargs(kwargs) {
   lineKwargs = kwargs;
