@@ -161,13 +161,18 @@ test("a TRL prompt/completion line: the note names the split, and the Prompt / c
   await settle(p, before);
   // The same 19 tokens as the ShareGPT paste above; the answer's content and end-of-turn train.
   assert.equal(await summary(p), '3 of 19 tokens trained · no warnings');
-  assert.match(await p.textContent('.paste-status'), /Read as prompt\/completion: message 1 is the prompt\. TRL trains only the completion by default: choose the target “Prompt \/ completion” to see it \(it keeps this split until you add, remove or move a message\)\.$/);
+  assert.match(await p.textContent('.paste-status'), /Read as prompt\/completion: message 1 is the prompt\. TRL trains only the completion by default: the target “Prompt \/ completion” shows it \(it keeps this split until you add, remove or move a message\)\.$/);
   // The prompt rendered with the generation prompt ends with <|im_start|> assistant \n (11
   // tokens); the other 8 are the completion: <think> \n\n </think> \n\n Hi ! <|im_end|> \n.
+  // One step, by keyboard, to that target: the choice is made and focused, the button goes.
   const pasted = await summary(p);
-  await p.check('input[name="t"][value="completion"]');
+  await p.focus('text=Train the completion, as TRL does');
+  await p.keyboard.press('Enter');
   await settle(p, pasted);
   assert.equal(await summary(p), '8 of 19 tokens trained · no warnings');
+  assert.equal(await p.evaluate(() => document.activeElement.matches('input[name="t"][value="completion"]:checked')), true);
+  assert.equal(await p.isVisible('text=Train the completion, as TRL does'), false);
+  assert.equal(new URL(p.url()).searchParams.get('t'), 'completion');
   assert.equal(await p.textContent('#completion-split'), 'Prompt: message 1, as your pasted line splits it. The completion starts at message 2.');
   await p.close();
 });

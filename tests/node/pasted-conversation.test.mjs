@@ -78,7 +78,7 @@ test("TRL's prompt/completion: one conversation, and the split kept with it", ()
   assert.deepEqual(read.messages, HI);
   assert.equal(read.promptLength, 1);
   assert.deepEqual(read.notes, [
-    'Read as prompt/completion: message 1 is the prompt. TRL trains only the completion by default: choose the target “Prompt / completion” to see it (it keeps this split until you add, remove or move a message).',
+    'Read as prompt/completion: message 1 is the prompt. TRL trains only the completion by default: the target “Prompt / completion” shows it (it keeps this split until you add, remove or move a message).',
   ]);
   // A completion of several messages: the split is after the prompt, not before the last answer.
   const answer = (content) => ({ role: 'assistant', content });

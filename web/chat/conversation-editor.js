@@ -2,7 +2,7 @@
 // then one row per message (role and text), with add, remove and move; or one pasted from their
 // own dataset (pasted-conversation.js), which then fills the rows.
 //
-//   const editor = createConversationEditor(container, { onChange(messages, how, pasted) {}, onPreset(id) {} });
+//   const editor = createConversationEditor(container, { onChange(messages, how, pasted) {}, onPreset(id) {}, onTrainCompletion() {} });
 //       how: 'typing' (text edited), 'structure' (a message added, removed, moved or its role
 //       changed) or 'paste' (pasted: { promptLength, kwargs }: where a prompt/completion line
 //       splits, and the line's template arguments)
@@ -38,13 +38,14 @@ export const EDITOR_TEXT = {
   usePaste: 'Use this conversation',
   pasteLine: 'Line',
   pasteLineCount: (n) => `of ${n.toLocaleString('en-US')}`,
+  trainCompletion: 'Train the completion, as TRL does',
   pasted: (n) => `Using the ${n} message${n === 1 ? '' : 's'} you pasted.`,
   pasteError: (text) => `Cannot use this paste: ${text}.`,
 };
 
 const PAUSE_MS = 150;
 
-export function createConversationEditor(container, { onChange = () => {}, onPreset = () => {}, announce = () => {} } = {}) {
+export function createConversationEditor(container, { onChange = () => {}, onPreset = () => {}, onTrainCompletion = () => {}, announce = () => {} } = {}) {
   let messages = [];
   let timer = null;
   const select = h(
@@ -57,6 +58,7 @@ export function createConversationEditor(container, { onChange = () => {}, onPre
     if (!select.value) return;
     pasteStatus.textContent = ''; // it spoke of the pasted conversation, now replaced
     pasteStatus.classList.remove('error-box');
+    completionButton.hidden = true;
     onPreset(select.value);
   });
   const list = h('ol', { class: 'message-list', 'aria-label': EDITOR_TEXT.messages });
@@ -74,6 +76,12 @@ export function createConversationEditor(container, { onChange = () => {}, onPre
   const pasteField = h('textarea', { id: 'paste-conversation', rows: '4', spellcheck: 'false', autocomplete: 'off' });
   const pasteButton = h('button', { type: 'button', class: 'secondary' }, EDITOR_TEXT.usePaste);
   const pasteStatus = h('p', { class: 'hint paste-status', role: 'status' });
+  // After a prompt/completion line: one step to the target TRL trains such a line with.
+  const completionButton = h('button', { type: 'button', class: 'secondary small', hidden: true }, EDITOR_TEXT.trainCompletion);
+  completionButton.addEventListener('click', () => {
+    completionButton.hidden = true;
+    onTrainCompletion();
+  });
   // A paste of several JSONL lines shows one at a time; this picks which (shown once there are several).
   const lineField = h('input', { type: 'number', id: 'paste-line', min: '1', step: '1', value: '1', inputmode: 'numeric' });
   const lineCount = h('span', { class: 'hint' });
@@ -86,6 +94,7 @@ export function createConversationEditor(container, { onChange = () => {}, onPre
     pasteField,
     h('div', { class: 'actions' }, lineControl, pasteButton),
     pasteStatus,
+    completionButton,
   );
   pasteField.addEventListener('input', () => {
     lineControl.hidden = true; // a new paste starts at its first line
@@ -109,6 +118,7 @@ export function createConversationEditor(container, { onChange = () => {}, onPre
     }
     pasteField.removeAttribute('aria-invalid');
     pasteStatus.textContent = [EDITOR_TEXT.pasted(read.messages.length), ...read.notes].join(' ');
+    completionButton.hidden = read.promptLength === null;
     messages = read.messages;
     select.value = '';
     draw();

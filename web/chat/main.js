@@ -146,6 +146,13 @@ const editor = createConversationEditor(document.getElementById('conversation-bo
     write();
     recompute();
   },
+  onTrainCompletion() {
+    state = { ...state, t: 'completion' };
+    write();
+    recompute();
+    // The choice made is where the keyboard goes next; on a phone the summary follows it there.
+    document.querySelector('input[name="t"][value="completion"]').focus();
+  },
   announce: (text) => {
     announcer.textContent = text;
   },

@@ -48,7 +48,7 @@ function recordAt(text, line) {
 // is added, removed or moved), so the "Prompt / completion" target starts where TRL starts.
 function promptCompletionNote(n) {
   const prompt = n === 1 ? 'message 1 is' : `messages 1–${n} are`;
-  return `Read as prompt/completion: ${prompt} the prompt. TRL trains only the completion by default: choose the target “Prompt / completion” to see it (it keeps this split until you add, remove or move a message).`;
+  return `Read as prompt/completion: ${prompt} the prompt. TRL trains only the completion by default: the target “Prompt / completion” shows it (it keeps this split until you add, remove or move a message).`;
 }
 
 export function readPastedConversation(text, { line = 1 } = {}) {
