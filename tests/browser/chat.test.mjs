@@ -330,7 +330,7 @@ test('a conversation too long for the link: the page says so, and the dataset li
   await p.click('text=Use this conversation');
   await settle(p, before);
   assert.equal(await p.isVisible('#link-note'), true);
-  assert.match(await p.textContent('#link-note'), /longer than the page’s link can carry \(20,000 characters of JSON\)/);
+  assert.match(await p.textContent('#link-note'), /^This conversation is longer than the page’s link can carry \(20,000 characters of JSON\)/);
   assert.equal(new URL(p.url()).searchParams.get('c'), null);
   assert.equal(JSON.parse(await p.inputValue('#dataset-command .copy-control:not(.command-copy) textarea')).messages[0].content, long);
   // A prepared conversation fits: the note goes.
@@ -338,6 +338,14 @@ test('a conversation too long for the link: the page says so, and the dataset li
   await p.selectOption('#preset-select', 'short');
   await settle(p, pasted);
   assert.equal(await p.isVisible('#link-note'), false);
+  // Tool schemas too long for the link are named the same way.
+  const tools = [{ type: 'function', function: { name: 'read', description: long } }];
+  await p.fill('#paste-conversation', JSON.stringify({ messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Hello!' }], tools }));
+  const preset = await summary(p);
+  await p.click('text=Use this conversation');
+  await settle(p, preset);
+  assert.match(await p.textContent('#link-note'), /^Your line’s template arguments are longer than the page’s link can carry/);
+  assert.equal(new URL(p.url()).searchParams.get('kw'), null);
   await p.close();
 });
 

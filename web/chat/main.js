@@ -32,7 +32,12 @@ import { CHIP_TEXT, createChipLegend, createTokenChips } from './token-chips.js'
 
 // Every user-visible string of the page script, in one place.
 const TEXT = {
-  tooLongForLink: `This conversation is longer than the page’s link can carry (${MAX_URL_CONVERSATION.toLocaleString('en-US')} characters of JSON): the link keeps your other choices but opens on a prepared conversation. Keep the conversation itself with “Copy the line” under “Check a whole dataset”.`,
+  tooLongForLink: (what) =>
+    `${what} longer than the page’s link can carry (${MAX_URL_CONVERSATION.toLocaleString('en-US')} characters of JSON): the link keeps your other choices ` +
+    'but not that. Keep the whole line with “Copy the line” under “Check a whole dataset”.',
+  conversationTooLong: 'This conversation is',
+  argumentsTooLong: 'Your line’s template arguments are',
+  bothTooLong: 'This conversation and your line’s template arguments are',
   coreLoading: 'Loading the WebAssembly core…',
   ready: 'Computed by masklab’s C++ core (WebAssembly) from the real template and tokenizer.',
   coreFailed: (m) => `The WebAssembly core could not be loaded: ${m}. Reload the page to try again.`,
@@ -172,16 +177,21 @@ const lineArgumentsView = createLineArguments({
 document.querySelector('#conversation-box .paste-box').after(lineArgumentsView.element);
 lineArgumentsView.set(lineKwargs);
 // A conversation too long for the link is left out of it: say so, before anyone shares the link.
-const linkNote = h('p', { class: 'note-box link-note', id: 'link-note', hidden: true }, TEXT.tooLongForLink);
+const linkNote = h('p', { class: 'note-box link-note', id: 'link-note', hidden: true });
 lineArgumentsView.element.after(linkNote);
 function showLinkNote() {
-  linkNote.hidden = linkCarries(state, messages);
+  const conversationLeft = !linkCarries(state, messages);
+  const argumentsLeft = Boolean(lineKwargs) && !state.kw;
+  linkNote.hidden = !conversationLeft && !argumentsLeft;
+  const what = conversationLeft && argumentsLeft ? TEXT.bothTooLong : conversationLeft ? TEXT.conversationTooLong : TEXT.argumentsTooLong;
+  linkNote.textContent = linkNote.hidden ? '' : TEXT.tooLongForLink(what);
 }
 
 function setLineKwargs(kwargs) {
   lineKwargs = kwargs;
   state = withLineArguments(state, kwargs);
   lineArgumentsView.set(kwargs);
+  showLinkNote();
 }
 
 const policyForm = createPolicyForm(document.getElementById('policy-form'), {
