@@ -10,6 +10,7 @@
 // trained there are 3 + 4 = 7 trained tokens; the render has 52 tokens.
 
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -319,32 +320,45 @@ test('Check a whole dataset: the command carries the choices on screen, and the 
   await p.close();
 });
 
-test('a conversation too long for the link: the page says so, and the dataset line still holds it', async () => {
+test('a conversation too long for the link as JSON travels packed; one too long even packed is named, and the dataset line still holds it', async () => {
   const { page: p } = await suite.open('chat.html?f=qwen3&p=short');
   await ready(p);
   assert.equal(await p.isVisible('#link-note'), false);
-  const long = 'word '.repeat(5000); // 25,000 characters: over the link's 20,000
+  const paste = async (value) => {
+    const before = await summary(p);
+    await p.fill('#paste-conversation', JSON.stringify(value));
+    await p.click('text=Use this conversation');
+    await settle(p, before);
+  };
   await p.click('.paste-box summary');
-  await p.fill('#paste-conversation', JSON.stringify([{ role: 'user', content: long }, { role: 'assistant', content: 'Noted.' }]));
-  const before = await summary(p);
-  await p.click('text=Use this conversation');
-  await settle(p, before);
-  assert.equal(await p.isVisible('#link-note'), true);
-  assert.match(await p.textContent('#link-note'), /^This conversation is longer than the page’s link can carry \(20,000 characters of JSON\)/);
+  // 25,000 characters: over the link's 20,000 as JSON, a few hundred packed.
+  const long = 'word '.repeat(5000);
+  await paste([{ role: 'user', content: long }, { role: 'assistant', content: 'Noted.' }]);
+  await p.waitForFunction(() => new URLSearchParams(location.search).get('c')?.startsWith('z:'));
+  assert.equal(await p.isVisible('#link-note'), false);
+  const packedSummary = await summary(p);
+  const { page: again } = await suite.open(p.url().slice(p.url().indexOf('chat.html')));
+  await ready(again);
+  assert.equal(await summary(again), packedSummary, 'the link opens on the same conversation');
+  assert.equal(await again.inputValue('#message-text-0'), long);
+  assert.equal(await again.inputValue('#preset-select'), '', '"(your own)"');
+  await again.close();
+  // Base64 of hashes: 6 bits a character, so 30,800 characters stay over 20,000 packed.
+  const noise = Array.from({ length: 700 }, (_, i) => createHash('sha256').update(String(i)).digest('base64')).join('');
+  await paste([{ role: 'user', content: noise }, { role: 'assistant', content: 'Noted.' }]);
+  await p.waitForSelector('#link-note:not([hidden])');
+  assert.match(await p.textContent('#link-note'), /^This conversation is too long for the page’s link \(it holds 20,000 characters, a conversation packed\)/);
   assert.equal(new URL(p.url()).searchParams.get('c'), null);
-  assert.equal(JSON.parse(await p.inputValue('#dataset-command .copy-control:not(.command-copy) textarea')).messages[0].content, long);
+  assert.equal(JSON.parse(await p.inputValue('#dataset-command .copy-control:not(.command-copy) textarea')).messages[0].content, noise);
   // A prepared conversation fits: the note goes.
   const pasted = await summary(p);
   await p.selectOption('#preset-select', 'short');
   await settle(p, pasted);
   assert.equal(await p.isVisible('#link-note'), false);
-  // Tool schemas too long for the link are named the same way.
-  const tools = [{ type: 'function', function: { name: 'read', description: long } }];
-  await p.fill('#paste-conversation', JSON.stringify({ messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Hello!' }], tools }));
-  const preset = await summary(p);
-  await p.click('text=Use this conversation');
-  await settle(p, preset);
-  assert.match(await p.textContent('#link-note'), /^Your line’s template arguments are longer than the page’s link can carry/);
+  // Tool schemas too long for the link are named the same way (they are not packed).
+  await paste({ messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Hello!' }], tools: [{ type: 'function', function: { name: 'read', description: long } }] });
+  await p.waitForSelector('#link-note:not([hidden])');
+  assert.match(await p.textContent('#link-note'), /^Your line’s template arguments are too long for the page’s link/);
   assert.equal(new URL(p.url()).searchParams.get('kw'), null);
   await p.close();
 });

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { CHAT_STATE, conversationOf, encodeConversation, lineArgumentsOf, splitOf, withConversation, withLineArguments } from '../../web/chat/chat-state.js';
+import { CHAT_STATE, conversationFromLink, conversationOf, encodeConversation, lineArgumentsOf, linkCarries, splitOf, withConversation, withLineArguments, withPackedConversation } from '../../web/chat/chat-state.js';
 import { PRESETS } from '../../web/chat/presets.js';
 
 const LINE = [
@@ -69,4 +69,45 @@ test("a line's template arguments travel as kw and come back; a bad kw is named,
   assert.equal(problem('{}').problem, 'URL parameter kw names no template argument; the template renders without it.');
   assert.equal(problem('{"tools": [1]}').problem, 'URL parameter kw is refused: "tools" must be a list of tool schemas (JSON objects); the template renders without it.');
   assert.equal(problem('{"tools": [1]}').kwargs, null);
+});
+
+// Deterministic text that does not compress (xorshift32 over 64 letters: 6 bits a character).
+function noise(n, seed = 7) {
+  const letters = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .';
+  let x = seed;
+  let out = '';
+  for (let i = 0; i < n; i += 1) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    out += letters[(x >>> 0) % 64];
+  }
+  return out;
+}
+
+test('a conversation too long for the link as it is travels packed (z:), with its split, and comes back whole', async () => {
+  const long = [{ role: 'user', content: 'word '.repeat(6000) }, { role: 'assistant', content: 'Noted.' }];
+  const plain = withConversation(CHAT_STATE.defaults(), long, 1);
+  assert.equal(plain.c, '', 'too long as JSON');
+  assert.equal(linkCarries(plain, long), false);
+  const packed = await withPackedConversation(plain, long, 1);
+  assert.match(packed.c, /^z:[A-Za-z0-9_-]+$/);
+  assert.ok(packed.c.length < 1000, `repetitive text packs small: ${packed.c.length}`);
+  assert.equal(linkCarries(packed, long), true);
+  const read = stateOf(CHAT_STATE.toSearch(packed, ''));
+  assert.equal(conversationOf(read).packed, true, 'the synchronous reader says it needs unpacking');
+  assert.deepEqual(await conversationFromLink(read), { messages: long, problem: null, promptLength: 1 });
+  // Text that does not compress can still be too long: then the link leaves it out.
+  assert.equal(await withPackedConversation(plain, [{ role: 'user', content: noise(30000) }], null), null);
+  // A short link conversation reads the same through either reader.
+  const short = withConversation(CHAT_STATE.defaults(), LINE, 1);
+  assert.deepEqual(await conversationFromLink(short), conversationOf(short));
+});
+
+test('a packed c that does not unpack is named, and the prepared conversation shown', async () => {
+  for (const c of ['z:not-deflate', 'z:']) {
+    const read = await conversationFromLink({ ...CHAT_STATE.defaults(), c });
+    assert.equal(read.problem, 'URL parameter c does not hold a readable packed conversation; showing the prepared conversation instead.', c);
+    assert.deepEqual(read.messages, PRESETS.find((p) => p.id === CHAT_STATE.defaults().p).messages);
+  }
 });

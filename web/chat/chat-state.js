@@ -6,13 +6,15 @@
 //   const { messages, problem, promptLength } = conversationOf(state);   // preset or the URL's own messages
 //
 // The conversation travels as `c`, a JSON array of [role, content] pairs (compact, and checked
-// like any pasted input: a bad one falls back to the preset with a note); `p` names a preset when
+// like any pasted input: a bad one falls back to the preset with a note), or, when that is too
+// long for a link, as `z:` and the same JSON packed (shared/packed-text.js); `p` names a preset when
 // the conversation is one of them unchanged. `b` lists the presets batched with it. `pl` keeps
 // where a pasted prompt/completion line splits its conversation (the prompt's message count), so
 // a shared link trains what the line trains, and `kw` the line's template arguments (its tools
 // and chat_template_kwargs, as JSON). The target, end-of-turn and other policies use the core's
 // own names.
 
+import { packText, unpackText } from '../shared/packed-text.js';
 import { defineState } from '../shared/url-state.js';
 import { templateArgumentsOf } from './dataset-record.js';
 import { END_OF_TURN, PAD_CHOICES, PAD_MASKING, TARGETS } from './chat-request.js';
@@ -21,6 +23,8 @@ import { DEFAULT_PRESET, PRESETS, presetById } from './presets.js';
 import { MAX_LINK_TEMPLATE, TPL_PATTERN } from './template-link.js';
 
 export const MAX_URL_CONVERSATION = 20000; // characters of JSON; browsers accept far longer URLs
+const MAX_UNPACKED_CONVERSATION = 2_000_000; // characters, as the paste box takes
+const PACKED = 'z:';
 export const BREAK_SCENARIOS = ['response_template', 'pad_id', 'all', 'never_eot', 'turn_by_turn'];
 
 export const CHAT_STATE = defineState({
@@ -76,15 +80,17 @@ export function splitOf(messages, promptLength) {
 }
 
 /**
- * The conversation a state shows: { messages, problem, promptLength } (problem: a sentence, or
- * null; promptLength: the split `pl` names, or null for the page's own split before the last
- * answer).
+ * The conversation a state shows: { messages, problem, promptLength, packed } (problem: a
+ * sentence, or null; promptLength: the split `pl` names, or null for the page's own split before
+ * the last answer). A packed `c` needs conversationFromLink: here it gives the preset and
+ * `packed: true`.
  */
-export function conversationOf(state) {
+export function conversationOf(state, unpacked = null) {
   let messages = presetById(state.p).messages;
+  if (state.c.startsWith(PACKED) && unpacked === null) return { messages, problem: null, promptLength: null, packed: true };
   if (state.c) {
     try {
-      messages = decodeConversation(state.c);
+      messages = decodeConversation(unpacked ?? state.c);
     } catch (error) {
       return { messages, problem: `URL parameter c ${error.message}; showing the prepared conversation instead.`, promptLength: null };
     }
@@ -96,6 +102,28 @@ export function conversationOf(state) {
     ? `URL parameter pl=${state.pl} is not a split of this ${messages.length}-message conversation; the prompt is everything before the last answer.`
     : `URL parameter pl=${state.pl} needs a conversation of the link’s own (c); the prompt is everything before the last answer.`;
   return { messages, problem, promptLength: null };
+}
+
+/** conversationOf, for a link whose conversation may be packed (`z:`). */
+export async function conversationFromLink(state) {
+  if (!state.c.startsWith(PACKED)) return conversationOf(state);
+  let text;
+  try {
+    text = await unpackText(state.c.slice(PACKED.length), MAX_UNPACKED_CONVERSATION);
+  } catch {
+    return { messages: presetById(state.p).messages, problem: 'URL parameter c does not hold a readable packed conversation; showing the prepared conversation instead.', promptLength: null };
+  }
+  return conversationOf(state, text);
+}
+
+/**
+ * The state with `messages` packed into the link when they are too long for it as they are, or
+ * null when even packed they are (then the link leaves the conversation out).
+ */
+export async function withPackedConversation(state, messages, promptLength = null) {
+  const packed = PACKED + (await packText(encodeConversation(messages)));
+  if (packed.length > MAX_URL_CONVERSATION) return null;
+  return { ...state, c: packed, pl: splitOf(messages, promptLength) ?? 0 };
 }
 
 /**
@@ -112,6 +140,7 @@ export function withConversation(state, messages, promptLength = null) {
 
 /** Whether a link to `state` opens on `messages` (a long conversation is left out of it). */
 export function linkCarries(state, messages) {
+  if (state.c.startsWith(PACKED)) return true; // set for these messages (withPackedConversation)
   const encoded = encodeConversation(messages);
   return state.c ? state.c === encoded : encodeConversation(presetById(state.p).messages) === encoded;
 }

@@ -17,7 +17,7 @@ import { initPage } from '../shared/page.js';
 import { loadExercise } from '../exercise/catalog.js';
 import { createBatchPanel } from './batch-panel.js';
 import { createBreakPanel } from './break-panel.js';
-import { CHAT_STATE, conversationOf, lineArgumentsOf, linkCarries, MAX_URL_CONVERSATION, policiesOf, withConversation, withLineArguments } from './chat-state.js';
+import { CHAT_STATE, conversationFromLink, conversationOf, lineArgumentsOf, linkCarries, MAX_URL_CONVERSATION, policiesOf, withConversation, withLineArguments, withPackedConversation } from './chat-state.js';
 import { createChatSummary } from './chat-summary.js';
 import { createConversationEditor } from './conversation-editor.js';
 import { createDatasetPanel } from './dataset-panel.js';
@@ -33,7 +33,7 @@ import { CHIP_TEXT, createChipLegend, createTokenChips } from './token-chips.js'
 // Every user-visible string of the page script, in one place.
 const TEXT = {
   tooLongForLink: (what) =>
-    `${what} longer than the page’s link can carry (${MAX_URL_CONVERSATION.toLocaleString('en-US')} characters of JSON): the link keeps your other choices ` +
+    `${what} too long for the page’s link (it holds ${MAX_URL_CONVERSATION.toLocaleString('en-US')} characters, a conversation packed): the link keeps your other choices ` +
     'but not that. Keep the whole line with “Copy the line” under “Check a whole dataset”.',
   conversationTooLong: 'This conversation is',
   argumentsTooLong: 'Your line’s template arguments are',
@@ -134,12 +134,15 @@ const editor = createConversationEditor(document.getElementById('conversation-bo
     // Text edits keep a pasted line's split; adding, removing or moving a message ends it.
     if (how === 'paste') promptLength = pasted?.promptLength ?? null;
     else if (how !== 'typing') promptLength = null;
-    if (how === 'paste') setLineKwargs(pasted?.kwargs ?? null);
     state = withConversation(state, messages, promptLength);
-    showLinkNote();
-    editor.setPreset(state.c ? '' : state.p);
+    if (how === 'paste') setLineKwargs(pasted?.kwargs ?? null);
+    const carried = linkCarries(state, messages);
+    editor.setPreset(!state.c && carried ? state.p : '');
     write();
     recompute();
+    // Too long for the link as it is: packed into it when that fits (then the note never shows).
+    if (carried) showLinkNote();
+    else packIntoLink();
   },
   onPreset(id) {
     messages = presetById(id).messages;
@@ -166,6 +169,7 @@ editor.set(messages, state.c ? '' : state.p);
 const lineArgumentsView = createLineArguments({
   onDrop() {
     setLineKwargs(null);
+    showLinkNote();
     document.querySelector('#conversation-box .paste-box summary').focus();
     write();
     recompute();
@@ -191,7 +195,18 @@ function setLineKwargs(kwargs) {
   lineKwargs = kwargs;
   state = withLineArguments(state, kwargs);
   lineArgumentsView.set(kwargs);
-  showLinkNote();
+}
+
+function packIntoLink() {
+  const packing = messages;
+  withPackedConversation(state, messages, promptLength).then((packed) => {
+    if (messages !== packing) return; // the conversation changed meanwhile: that change packs its own
+    if (packed) {
+      state = { ...state, c: packed.c, pl: packed.pl };
+      write();
+    }
+    showLinkNote();
+  });
 }
 
 const policyForm = createPolicyForm(document.getElementById('policy-form'), {
@@ -425,6 +440,17 @@ if (state.tpl) {
   familyPanel.setOwnTemplate(restored.text, restored.problem ?? '');
   if (restored.problem) {
     notes.push(restored.problem);
+    showNotes();
+  }
+}
+if (initial.packed) {
+  // A long conversation travels packed in the link: unpacked before anything is analysed.
+  const unpacked = await conversationFromLink(state);
+  messages = unpacked.messages;
+  promptLength = unpacked.promptLength;
+  editor.set(messages, unpacked.problem ? state.p : '');
+  if (unpacked.problem) {
+    notes.push(unpacked.problem);
     showNotes();
   }
 }

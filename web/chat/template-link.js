@@ -11,6 +11,8 @@
 // Storage may be null or refuse writes (private mode, a sandboxed iframe): the template is then
 // only in the link, or, when too long for it, only on screen until the page is left.
 
+import { packText, unpackText } from '../shared/packed-text.js';
+
 export const MAX_LINK_TEMPLATE = 6000; // characters of the z: form; longer templates go to storage
 export const MAX_TEMPLATE_CHARS = 200_000;
 export const TPL_PATTERN = /^(z:[A-Za-z0-9_-]{1,6000}|h:[0-9a-f]{32})$/;
@@ -23,24 +25,6 @@ const TEXT = {
   corrupt: 'URL parameter tpl does not hold a readable chat template; the family’s own template is shown.',
 };
 
-function toBase64Url(bytes) {
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 1) binary += String.fromCharCode(bytes[i]);
-  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
-}
-
-function fromBase64Url(text) {
-  const binary = atob(text.replaceAll('-', '+').replaceAll('_', '/'));
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i += 1) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
-
-async function pipe(bytes, stream) {
-  const out = new Response(new Blob([bytes]).stream().pipeThrough(stream));
-  return new Uint8Array(await out.arrayBuffer());
-}
-
 async function sha256Hex(text) {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('').slice(0, 32);
@@ -48,7 +32,7 @@ async function sha256Hex(text) {
 
 /** The `tpl` value for a template; long ones are written to `storage` under their hash. */
 export async function templateToLink(text, storage) {
-  const packed = toBase64Url(await pipe(new TextEncoder().encode(text), new CompressionStream('deflate-raw')));
+  const packed = await packText(text);
   if (packed.length <= MAX_LINK_TEMPLATE) return `z:${packed}`;
   const hash = await sha256Hex(text);
   try {
@@ -64,9 +48,7 @@ export async function templateFromLink(tpl, storage) {
   if (!tpl) return { text: null, problem: null };
   if (tpl.startsWith('z:')) {
     try {
-      const text = new TextDecoder('utf-8', { fatal: true }).decode(await pipe(fromBase64Url(tpl.slice(2)), new DecompressionStream('deflate-raw')));
-      if (text.length > MAX_TEMPLATE_CHARS) throw new Error('too long');
-      return { text, problem: null };
+      return { text: await unpackText(tpl.slice(2), MAX_TEMPLATE_CHARS), problem: null };
     } catch {
       return { text: null, problem: TEXT.corrupt };
     }
