@@ -320,7 +320,7 @@ test('Check a whole dataset: the command carries the choices on screen, and the 
   await p.close();
 });
 
-test('a conversation too long for the link as JSON travels packed; one too long even packed is named, and the dataset line still holds it', async () => {
+test('a conversation or tool schemas too long for the link as JSON travel packed; too long even packed is named, and the dataset line still holds it', async () => {
   const { page: p } = await suite.open('chat.html?f=qwen3&p=short');
   await ready(p);
   assert.equal(await p.isVisible('#link-note'), false);
@@ -347,7 +347,7 @@ test('a conversation too long for the link as JSON travels packed; one too long 
   const noise = Array.from({ length: 700 }, (_, i) => createHash('sha256').update(String(i)).digest('base64')).join('');
   await paste([{ role: 'user', content: noise }, { role: 'assistant', content: 'Noted.' }]);
   await p.waitForSelector('#link-note:not([hidden])');
-  assert.match(await p.textContent('#link-note'), /^This conversation is too long for the page’s link \(it holds 20,000 characters, a conversation packed\)/);
+  assert.match(await p.textContent('#link-note'), /^This conversation is too long for the page’s link \(it holds 20,000 characters, packed\)/);
   assert.equal(new URL(p.url()).searchParams.get('c'), null);
   assert.equal(JSON.parse(await p.inputValue('#dataset-command .copy-control:not(.command-copy) textarea')).messages[0].content, noise);
   // A prepared conversation fits: the note goes.
@@ -355,8 +355,21 @@ test('a conversation too long for the link as JSON travels packed; one too long 
   await p.selectOption('#preset-select', 'short');
   await settle(p, pasted);
   assert.equal(await p.isVisible('#link-note'), false);
-  // Tool schemas too long for the link are named the same way (they are not packed).
-  await paste({ messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Hello!' }], tools: [{ type: 'function', function: { name: 'read', description: long } }] });
+  // Tool schemas too long for the link as JSON travel packed too, and the link renders with them.
+  const line = { messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Hello!' }], tools: [{ type: 'function', function: { name: 'read', description: long } }] };
+  await paste(line);
+  await p.waitForFunction(() => new URLSearchParams(location.search).get('kw')?.startsWith('z:'));
+  assert.equal(await p.isVisible('#link-note'), false);
+  const withTools = await summary(p);
+  assert.match(await p.textContent('#line-arguments'), /^The template also gets your line’s/);
+  const { page: reopened } = await suite.open(p.url().slice(p.url().indexOf('chat.html')));
+  await ready(reopened);
+  assert.equal(await summary(reopened), withTools, 'the link renders with the same tools');
+  assert.equal(await reopened.textContent('#line-arguments'), await p.textContent('#line-arguments'));
+  assert.equal(await reopened.isVisible('#url-note'), false);
+  await reopened.close();
+  // Tool schemas too long even packed are named the same way as a conversation.
+  await paste({ ...line, tools: [{ type: 'function', function: { name: 'read', description: noise } }] });
   await p.waitForSelector('#link-note:not([hidden])');
   assert.match(await p.textContent('#link-note'), /^Your line’s template arguments are too long for the page’s link/);
   assert.equal(new URL(p.url()).searchParams.get('kw'), null);

@@ -1,12 +1,16 @@
 // chat-state.test.mjs — the Chat masks page's URL state (web/chat/chat-state.js): a pasted
 // prompt/completion line's split travels as `pl` beside its conversation `c`, is dropped when it
 // cannot apply, and a link with a `pl` that does not fit says so; a line's template arguments
-// travel as `kw`, and a bad one is named.
+// travel as `kw` (packed, `z:`, when long), and a bad one is named.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { CHAT_STATE, conversationFromLink, conversationOf, encodeConversation, lineArgumentsOf, linkCarries, splitOf, withConversation, withLineArguments, withPackedConversation } from '../../web/chat/chat-state.js';
+import {
+  CHAT_STATE, conversationFromLink, conversationOf, encodeConversation, lineArgumentsFromLink, lineArgumentsOf, linkCarries, splitOf, withConversation,
+  withLineArguments, withPackedConversation, withPackedLineArguments,
+} from '../../web/chat/chat-state.js';
+import { packText } from '../../web/shared/packed-text.js';
 import { PRESETS } from '../../web/chat/presets.js';
 
 const LINE = [
@@ -110,4 +114,36 @@ test('a packed c that does not unpack is named, and the prepared conversation sh
     assert.equal(read.problem, 'URL parameter c does not hold a readable packed conversation; showing the prepared conversation instead.', c);
     assert.deepEqual(read.messages, PRESETS.find((p) => p.id === CHAT_STATE.defaults().p).messages);
   }
+});
+
+test('template arguments too long for the link as JSON travel packed (z:) and come back whole', async () => {
+  // 120 tool schemas: about 32,000 characters of JSON, a list an agent dataset can carry.
+  const tool = (i) => ({
+    type: 'function',
+    function: { name: `lookup_${i}`, description: 'Looks up one record by its id and returns it as JSON.', parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } },
+  });
+  const kwargs = { enable_thinking: false, tools: Array.from({ length: 120 }, (_, i) => tool(i)) };
+  assert.ok(JSON.stringify(kwargs).length > 20000);
+  const plain = withLineArguments(CHAT_STATE.defaults(), kwargs);
+  assert.equal(plain.kw, '', 'too long as JSON');
+  const packed = await withPackedLineArguments(plain, kwargs);
+  assert.match(packed.kw, /^z:[A-Za-z0-9_-]+$/);
+  assert.ok(packed.kw.length < 5000, `similar schemas pack small: ${packed.kw.length}`);
+  const read = stateOf(CHAT_STATE.toSearch(packed, ''));
+  assert.deepEqual(lineArgumentsOf(read), { kwargs: null, problem: null, packed: true }, 'the synchronous reader says it needs unpacking');
+  assert.deepEqual(await lineArgumentsFromLink(read), { kwargs, problem: null });
+  // Schemas that do not compress can still be too long: then the link leaves them out.
+  assert.equal(await withPackedLineArguments(plain, { tools: [{ description: noise(30000) }] }), null);
+  // Short arguments read the same through either reader.
+  const short = withLineArguments(CHAT_STATE.defaults(), { enable_thinking: true });
+  assert.deepEqual(await lineArgumentsFromLink(short), lineArgumentsOf(short));
+});
+
+test('a packed kw that does not unpack, or unpacks to bad arguments, is named and not used', async () => {
+  for (const kw of ['z:not-deflate', 'z:']) {
+    const read = await lineArgumentsFromLink({ ...CHAT_STATE.defaults(), kw });
+    assert.deepEqual(read, { kwargs: null, problem: 'URL parameter kw does not hold readable packed template arguments; the template renders without them.' }, kw);
+  }
+  const list = await lineArgumentsFromLink({ ...CHAT_STATE.defaults(), kw: `z:${await packText('[1]')}` });
+  assert.deepEqual(list, { kwargs: null, problem: 'URL parameter kw is not a JSON object of template arguments; the template renders without it.' });
 });

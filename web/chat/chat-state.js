@@ -11,8 +11,8 @@
 // the conversation is one of them unchanged. `b` lists the presets batched with it. `pl` keeps
 // where a pasted prompt/completion line splits its conversation (the prompt's message count), so
 // a shared link trains what the line trains, and `kw` the line's template arguments (its tools
-// and chat_template_kwargs, as JSON). The target, end-of-turn and other policies use the core's
-// own names.
+// and chat_template_kwargs, as JSON, or packed as `z:` like the conversation). The target,
+// end-of-turn and other policies use the core's own names.
 
 import { packText, unpackText } from '../shared/packed-text.js';
 import { defineState } from '../shared/url-state.js';
@@ -147,14 +147,16 @@ export function linkCarries(state, messages) {
 
 /**
  * The template arguments a state carries (a pasted line's tools and chat_template_kwargs):
- * { kwargs, problem } — kwargs an object, or null for none; problem a sentence, or null.
+ * { kwargs, problem, packed } — kwargs an object, or null for none; problem a sentence, or null.
+ * A packed `kw` needs lineArgumentsFromLink: here it gives none and `packed: true`.
  */
-export function lineArgumentsOf(state) {
+export function lineArgumentsOf(state, unpacked = null) {
   if (!state.kw) return { kwargs: null, problem: null };
+  if (state.kw.startsWith(PACKED) && unpacked === null) return { kwargs: null, problem: null, packed: true };
   const refuse = (why) => ({ kwargs: null, problem: `URL parameter kw ${why}; the template renders without it.` });
   let value;
   try {
-    value = JSON.parse(state.kw);
+    value = JSON.parse(unpacked ?? state.kw);
   } catch {
     return refuse('is not valid JSON');
   }
@@ -166,10 +168,31 @@ export function lineArgumentsOf(state) {
   return { kwargs: read.kwargs, problem: null };
 }
 
-/** The state carrying `kwargs` (null: none); left out of the link when too long to travel. */
+/** lineArgumentsOf, for a link whose template arguments may be packed (`z:`). */
+export async function lineArgumentsFromLink(state) {
+  if (!state.kw.startsWith(PACKED)) return lineArgumentsOf(state);
+  let text;
+  try {
+    text = await unpackText(state.kw.slice(PACKED.length), MAX_UNPACKED_CONVERSATION);
+  } catch {
+    return { kwargs: null, problem: 'URL parameter kw does not hold readable packed template arguments; the template renders without them.' };
+  }
+  return lineArgumentsOf(state, text);
+}
+
+/**
+ * The state carrying `kwargs` (null: none) as JSON; left out of the link (kw empty) when too long
+ * for it as it is, for withPackedLineArguments to pack.
+ */
 export function withLineArguments(state, kwargs) {
   const encoded = kwargs ? JSON.stringify(kwargs) : '';
   return { ...state, kw: encoded.length <= MAX_URL_CONVERSATION ? encoded : '' };
+}
+
+/** The state with `kwargs` packed into the link, or null when even packed they are too long. */
+export async function withPackedLineArguments(state, kwargs) {
+  const packed = PACKED + (await packText(JSON.stringify(kwargs)));
+  return packed.length <= MAX_URL_CONVERSATION ? { ...state, kw: packed } : null;
 }
 
 /** The policies object chat-request.js takes, from the state and the family's eos choices. */

@@ -6,8 +6,8 @@
 //
 //   const { client, early } = startEarly();   // early: { key, promise } | null
 //
-// Links that name a pasted template or an exercise, or carry a packed conversation, change what
-// is analysed: for them only the tokenizer load starts early.
+// Links that name a pasted template or an exercise, or carry a packed conversation or packed
+// template arguments, change what is analysed: for them only the tokenizer load starts early.
 
 import { CHAT_STATE, conversationOf, lineArgumentsOf, policiesOf } from './chat-state.js';
 import { createFamilyClient } from './family-client.js';
@@ -32,7 +32,7 @@ export function startEarly() {
   const { state } = CHAT_STATE.read();
   let early = null;
   client.load(state.f).catch(() => {}); // the page reports load errors itself
-  if (!state.tpl && !state.ex && !conversationOf(state).packed) {
+  if (!state.tpl && !state.ex && !conversationOf(state).packed && !lineArgumentsOf(state).packed) {
     const { messages, promptLength } = conversationOf(state);
     const options = optionsFor(state, { promptLength, lineKwargs: lineArgumentsOf(state).kwargs });
     const request = [state.f, messages, options, policiesOf(state, familyById(state.f))];

@@ -17,7 +17,10 @@ import { initPage } from '../shared/page.js';
 import { loadExercise } from '../exercise/catalog.js';
 import { createBatchPanel } from './batch-panel.js';
 import { createBreakPanel } from './break-panel.js';
-import { CHAT_STATE, conversationFromLink, conversationOf, lineArgumentsOf, linkCarries, MAX_URL_CONVERSATION, policiesOf, withConversation, withLineArguments, withPackedConversation } from './chat-state.js';
+import {
+  CHAT_STATE, conversationFromLink, conversationOf, lineArgumentsFromLink, lineArgumentsOf, linkCarries, MAX_URL_CONVERSATION, policiesOf,
+  withConversation, withLineArguments, withPackedConversation, withPackedLineArguments,
+} from './chat-state.js';
 import { createChatSummary } from './chat-summary.js';
 import { createConversationEditor } from './conversation-editor.js';
 import { createDatasetPanel } from './dataset-panel.js';
@@ -33,7 +36,7 @@ import { CHIP_TEXT, createChipLegend, createTokenChips } from './token-chips.js'
 // Every user-visible string of the page script, in one place.
 const TEXT = {
   tooLongForLink: (what) =>
-    `${what} too long for the page’s link (it holds ${MAX_URL_CONVERSATION.toLocaleString('en-US')} characters, a conversation packed): the link keeps your other choices ` +
+    `${what} too long for the page’s link (it holds ${MAX_URL_CONVERSATION.toLocaleString('en-US')} characters, packed): the link keeps your other choices ` +
     'but not that. Keep the whole line with “Copy the line” under “Check a whole dataset”.',
   conversationTooLong: 'This conversation is',
   argumentsTooLong: 'Your line’s template arguments are',
@@ -81,6 +84,7 @@ let promptLength = initial.promptLength;
 const lineArguments = lineArgumentsOf(state);
 if (lineArguments.problem) notes.push(lineArguments.problem);
 let lineKwargs = lineArguments.kwargs;
+let packingArguments = false; // arguments too long as JSON, being packed: the link note waits
 let ownTemplate = null;
 let exercise = null;
 let familyInfo = null;
@@ -185,7 +189,7 @@ const linkNote = h('p', { class: 'note-box link-note', id: 'link-note', hidden: 
 lineArgumentsView.element.after(linkNote);
 function showLinkNote() {
   const conversationLeft = !linkCarries(state, messages);
-  const argumentsLeft = Boolean(lineKwargs) && !state.kw;
+  const argumentsLeft = Boolean(lineKwargs) && !state.kw && !packingArguments;
   linkNote.hidden = !conversationLeft && !argumentsLeft;
   const what = conversationLeft && argumentsLeft ? TEXT.bothTooLong : conversationLeft ? TEXT.conversationTooLong : TEXT.argumentsTooLong;
   linkNote.textContent = linkNote.hidden ? '' : TEXT.tooLongForLink(what);
@@ -195,6 +199,23 @@ function setLineKwargs(kwargs) {
   lineKwargs = kwargs;
   state = withLineArguments(state, kwargs);
   lineArgumentsView.set(kwargs);
+  packingArguments = false;
+  // Too long for the link as JSON (a long list of tool schemas): packed into it when that fits.
+  if (kwargs && !state.kw) packArgumentsIntoLink();
+}
+
+function packArgumentsIntoLink() {
+  const packing = lineKwargs;
+  packingArguments = true;
+  withPackedLineArguments(state, lineKwargs).then((packed) => {
+    if (lineKwargs !== packing) return; // other arguments meanwhile: they pack their own
+    packingArguments = false;
+    if (packed) {
+      state = { ...state, kw: packed.kw };
+      write();
+    }
+    showLinkNote();
+  });
 }
 
 function packIntoLink() {
@@ -449,6 +470,16 @@ if (initial.packed) {
   messages = unpacked.messages;
   promptLength = unpacked.promptLength;
   editor.set(messages, unpacked.problem ? state.p : '');
+  if (unpacked.problem) {
+    notes.push(unpacked.problem);
+    showNotes();
+  }
+}
+if (lineArguments.packed) {
+  // So do long template arguments (tool schemas): unpacked before anything is rendered.
+  const unpacked = await lineArgumentsFromLink(state);
+  lineKwargs = unpacked.kwargs;
+  lineArgumentsView.set(lineKwargs);
   if (unpacked.problem) {
     notes.push(unpacked.problem);
     showNotes();
