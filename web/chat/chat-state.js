@@ -104,15 +104,20 @@ export function conversationOf(state, unpacked = null) {
   return { messages, problem, promptLength: null };
 }
 
+/** The text a packed (`z:`) parameter holds, or null when it does not unpack. */
+async function unpacked(value) {
+  try {
+    return await unpackText(value.slice(PACKED.length), MAX_UNPACKED_CONVERSATION);
+  } catch {
+    return null;
+  }
+}
+
 /** conversationOf, for a link whose conversation may be packed (`z:`). */
 export async function conversationFromLink(state) {
   if (!state.c.startsWith(PACKED)) return conversationOf(state);
-  let text;
-  try {
-    text = await unpackText(state.c.slice(PACKED.length), MAX_UNPACKED_CONVERSATION);
-  } catch {
-    return { messages: presetById(state.p).messages, problem: 'URL parameter c does not hold a readable packed conversation; showing the prepared conversation instead.', promptLength: null };
-  }
+  const text = await unpacked(state.c);
+  if (text === null) return { messages: presetById(state.p).messages, problem: 'URL parameter c does not hold a readable packed conversation; showing the prepared conversation instead.', promptLength: null };
   return conversationOf(state, text);
 }
 
@@ -171,12 +176,8 @@ export function lineArgumentsOf(state, unpacked = null) {
 /** lineArgumentsOf, for a link whose template arguments may be packed (`z:`). */
 export async function lineArgumentsFromLink(state) {
   if (!state.kw.startsWith(PACKED)) return lineArgumentsOf(state);
-  let text;
-  try {
-    text = await unpackText(state.kw.slice(PACKED.length), MAX_UNPACKED_CONVERSATION);
-  } catch {
-    return { kwargs: null, problem: 'URL parameter kw does not hold readable packed template arguments; the template renders without them.' };
-  }
+  const text = await unpacked(state.kw);
+  if (text === null) return { kwargs: null, problem: 'URL parameter kw does not hold readable packed template arguments; the template renders without them.' };
   return lineArgumentsOf(state, text);
 }
 
