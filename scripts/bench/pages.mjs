@@ -1,7 +1,8 @@
 // Prints the site's page figures, measured in headless Chromium on the built site (dist/):
 //   - per page: requests, bytes transferred (raw, and gzip -9 of every response body, as a
 //     compressing server would send them) on the first view and after scrolling to the end,
-//     first paint, and time to interactive over cold loads;
+//     first paint, first contentful paint, and time to interactive over cold loads; and how many
+//     first paints were an empty frame (docs/performance.md, "Reading the figures");
 //   - on the exercise page, also the time until the passage is visible (before the core is ready);
 //   - on the token grid: latency from pressing Enter on a labels cell to the new loss on screen;
 //   - on the loss-dilution page: latency from a slider step to the new headline numbers on
@@ -529,7 +530,7 @@ async function main() {
     site = await startSite({ root: DIST_DIR });
     browser = await launchChromium();
 
-    const rows = [['page', 'requests', 'gzip KiB', 'scrolled', 'first paint', 'ready median', 'ready min', 'targets', 'interactive means']];
+    const rows = [['page', 'requests', 'gzip KiB', 'scrolled', 'first paint', 'contentful', 'ready median', 'ready min', 'targets', 'interactive means']];
     const notes = [];
     const specs = PAGES.filter((p) => ONLY_PAGES.length === 0 || ONLY_PAGES.includes(p.name));
     const urls = specs.map((spec) => site.url + (typeof spec.path === 'function' ? spec.path({ firstExercise }) : spec.path));
@@ -551,6 +552,11 @@ async function main() {
       const loads = loadsOf[i];
       const ready = markStats(loads, 'ready');
       const paint = markStats(loads, 'firstPaint');
+      const contentful = markStats(loads, 'firstContentfulPaint');
+      // A first paint before the first contentful one drew only the page's background (a frame
+      // taken while the HTML was still parsing): it makes the median look faster than the page.
+      const empty = loads.filter((l) => l.marks.firstPaint !== undefined && l.marks.firstContentfulPaint > l.marks.firstPaint).length;
+      if (empty) notes.push(`${spec.name}: ${empty} of ${loads.length} first paints were an empty frame (before the first contentful paint)`);
       const readyLimit = spec.readyMs ?? TARGET.readyMs;
       const gzipKiB = bytes.error ? undefined : bytes.first.gzip / 1024;
       const targets = [
@@ -559,17 +565,17 @@ async function main() {
         `size ${verdict(gzipKiB, TARGET.gzipKiB)}`,
       ].join(', ');
       if (bytes.error) {
-        rows.push([spec.name, '—', '—', '—', ms(paint.median), ms(ready.median), ms(ready.min), targets, spec.means]);
+        rows.push([spec.name, '—', '—', '—', ms(paint.median), ms(contentful.median), ms(ready.median), ms(ready.min), targets, spec.means]);
         notes.push(`${spec.name}: no byte figures: ${bytes.error}`);
       } else {
-        rows.push([spec.name, String(bytes.first.requests), kib(bytes.first.gzip), kib(bytes.scrolled.gzip), ms(paint.median), ms(ready.median), ms(ready.min), targets, spec.means]);
+        rows.push([spec.name, String(bytes.first.requests), kib(bytes.first.gzip), kib(bytes.scrolled.gzip), ms(paint.median), ms(contentful.median), ms(ready.median), ms(ready.min), targets, spec.means]);
         if (bytes.scrolled.httpErrors.length) notes.push(`${spec.name}: ${bytes.scrolled.httpErrors.join(', ')}`);
         notes.push(`${spec.name}: wasm on the first view: ${bytes.first.wasm.join(', ') || 'none'}`);
       }
       if (ready.note) notes.push(`${spec.name}: ${ready.note}`);
       if (spec.marks.passage) {
         const passage = markStats(loads, 'passage');
-        rows.push(['  passage', '', '', '', '', ms(passage.median), ms(passage.min), '', 'passage visible (core still loading)']);
+        rows.push(['  passage', '', '', '', '', '', ms(passage.median), ms(passage.min), '', 'passage visible (core still loading)']);
         if (passage.note) notes.push(`exercise passage: ${passage.note}`);
         const early = loads.filter((l) => l.marks.passage !== undefined && l.marks.ready !== undefined && l.marks.passage < l.marks.ready).length;
         notes.push(`exercise: passage visible before the core was ready in ${early} of ${loads.length} loads`);
