@@ -3,11 +3,14 @@
 // The pages bench (pages.mjs) loads each page five times in a row: right for a page's figure, too
 // noisy to tell whether a change moves first paint by 10–20 ms. This is for that question.
 //
-//   node scripts/bench/paint-ab.mjs [--runs N] VARIANT...
+//   node scripts/bench/paint-ab.mjs [--runs N] [--contentful] VARIANT...
 //     VARIANT  a page of this checkout's build, e.g. `doctor.html?example=pad-to-max-all-ones`,
 //              or DIR=PAGE for a page of another build, e.g. `/tmp/other/dist=doctor.html`
 //
 //   node scripts/bench/paint-ab.mjs --runs 20 index.html /tmp/before/dist=index.html
+//
+// --contentful measures the first contentful paint instead: the first frame with the page's text
+// (a first paint can be an empty frame drawn while the HTML is still parsing).
 //
 // Prints, per variant, the median, 80th percentile and largest first paint over N loads (default
 // 15), and the same for an empty page loaded in the same rounds: the floor every page sits on at
@@ -24,11 +27,14 @@ const EMPTY_PAGE = 'data:text/html,<!doctype html><title>empty</title><p>masklab
 
 function parseArgs(argv) {
   let runs = 15;
+  let entry = 'first-paint';
   const variants = [];
   for (let i = 0; i < argv.length; i += 1) {
     if (argv[i] === '--runs') {
       runs = Number(argv[++i]);
       if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs needs a whole number ≥ 1');
+    } else if (argv[i] === '--contentful') {
+      entry = 'first-contentful-paint';
     } else {
       // DIR=PAGE: the "=" that ends DIR comes before the page's query (which has its own "=").
       const at = argv[i].indexOf('=');
@@ -38,18 +44,19 @@ function parseArgs(argv) {
     }
   }
   if (!variants.length) throw new Error('name at least one page, e.g. `index.html` (see the comment at the top)');
-  return { runs, variants };
+  return { runs, entry, variants };
 }
 
-async function firstPaint(browser, url) {
+async function firstPaint(browser, url, entry) {
   const context = await browser.newContext({ viewport: VIEWPORT });
   try {
     const page = await context.newPage();
     const response = await page.goto(url, { waitUntil: 'load' });
     // A mistyped page would be measured as the server's "not found" text.
     if (response && !response.ok()) throw new Error(`${url}: HTTP ${response.status()}`);
-    await page.waitForFunction(() => performance.getEntriesByType('paint').length > 0, null, { timeout: 10_000 });
-    return await page.evaluate(() => performance.getEntriesByType('paint').find((e) => e.name === 'first-paint')?.startTime);
+    const paintOf = (name) => performance.getEntriesByType('paint').find((e) => e.name === name)?.startTime;
+    await page.waitForFunction(paintOf, entry, { timeout: 10_000 });
+    return await page.evaluate(paintOf, entry);
   } finally {
     await context.close();
   }
@@ -60,7 +67,7 @@ const sorted = (xs) => [...xs].sort((a, b) => a - b);
 const percentile = (xs, p) => sorted(xs)[Math.max(0, Math.ceil((p / 100) * xs.length) - 1)];
 
 async function main() {
-  const { runs, variants } = parseArgs(process.argv.slice(2));
+  const { runs, entry, variants } = parseArgs(process.argv.slice(2));
   const sites = new Map(); // build folder -> its server
   for (const { root } of variants) if (!sites.has(root)) sites.set(root, await startSite({ root }));
   const browser = await launchChromium();
@@ -69,7 +76,7 @@ async function main() {
   try {
     for (let round = 0; round < runs; round += 1) {
       for (const row of rows) {
-        const t = await firstPaint(browser, row.url);
+        const t = await firstPaint(browser, row.url, entry);
         if (t !== undefined) row.times.push(t);
       }
     }
@@ -78,7 +85,7 @@ async function main() {
     for (const site of sites.values()) await site.close();
   }
   const width = Math.max(...rows.map((r) => r.label.length));
-  console.log(`first paint, ms since navigation start; ${runs} interleaved cold loads per variant`);
+  console.log(`${entry.replaceAll('-', ' ')}, ms since navigation start; ${runs} interleaved cold loads per variant`);
   console.log(`${'variant'.padEnd(width)}  median    p80    max`);
   for (const { label, times } of rows) {
     const fig = (x) => (x === undefined ? '—' : x.toFixed(0)).padStart(6);
