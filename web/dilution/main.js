@@ -114,7 +114,6 @@ function drawHeadline(answers, k) {
 // section says "Drawing…"; a failed import is shown in the section, not thrown.
 function lazySection(id, load, { until } = {}) {
   const box = document.getElementById(id);
-  const section = box.closest('section');
   const placeholder = h('p', { class: 'status loading' }, TEXT.drawing);
   box.append(placeholder);
   let view = null;
@@ -125,7 +124,9 @@ function lazySection(id, load, { until } = {}) {
       view?.update(k);
     },
   };
-  renderLater(section, async () => {
+  // The box is watched, not its section: what must be drawn when it scrolls into view is the box,
+  // and the heading above it is no reason to fetch KaTeX.
+  renderLater(box, async () => {
     try {
       view = await load(box);
     } catch (error) {
