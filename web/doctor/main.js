@@ -298,14 +298,19 @@ async function showFinding(index, { focus }) {
 }
 
 // Scrolls the grid sideways so the first flagged cell is in view (a phone shows three columns),
-// before that frame is painted.
+// before that frame is painted. The scroll stops at a column's edge: a cell cut by the grid's
+// left edge would leave part of its text under the sticky row names, and assistive checks read
+// that as visible text the cell's name does not match.
 function scrollToFlag() {
   const box = $('token-grid');
   const flagged = box.querySelector('td.flagged');
   const scroller = box.querySelector('.grid-scroll');
   if (!flagged || !scroller) return;
   const header = scroller.querySelector('th.corner')?.offsetWidth ?? 0;
-  scroller.scrollLeft = Math.max(0, flagged.offsetLeft - header - 8);
+  const wanted = Math.min(flagged.offsetLeft - header - 8, scroller.scrollWidth - scroller.clientWidth);
+  // Data cells only: the sticky row name's offsetLeft moves with the scroll.
+  const edges = [...flagged.parentElement.querySelectorAll('td')].map((cell) => cell.offsetLeft).filter((left) => left <= wanted);
+  scroller.scrollLeft = Math.max(0, ...edges);
 }
 
 // Token strings for the ids in view. Ids the family's vocabulary does not have stay ids (the
