@@ -263,7 +263,9 @@ test('at 375 px an example tapped at the bottom edge of the screen brings its ve
     const r = el.getBoundingClientRect();
     return { top: r.top, bottom: r.bottom, height: innerHeight };
   });
-  assert.ok(box.top >= 0 && box.bottom <= box.height, `the verdict is on screen (${JSON.stringify(box)})`);
+  // Scroll positions are whole pixels and the line's edges need not be: a fraction of a pixel over
+  // is still on screen.
+  assert.ok(box.top >= 0 && box.bottom <= box.height + 1, `the verdict is on screen (${JSON.stringify(box)})`);
   await p.close();
 });
 
