@@ -97,6 +97,13 @@ function showNotes() {
 }
 showNotes();
 
+/** Adds a sentence about the link to the note above the page (nothing for null). */
+function addNote(problem) {
+  if (!problem) return;
+  notes.push(problem);
+  showNotes();
+}
+
 // The tokenizer worker, already loading (boot.js ran first), and the default analysis it was
 // asked for; recompute() uses that answer when nothing changed since.
 const started = startEarly();
@@ -435,8 +442,7 @@ async function loadExerciseScenario() {
   if (!state.ex) return;
   const ex = await loadExercise(state.ex).catch(() => null);
   if (ex?.see_it_break?.kind !== 'chat') {
-    notes.push(TEXT.exerciseMissing(state.ex));
-    showNotes();
+    addNote(TEXT.exerciseMissing(state.ex));
     return;
   }
   exercise = ex;
@@ -459,10 +465,7 @@ if (state.tpl) {
   const restored = await templateFromLink(state.tpl, templateStorage());
   ownTemplate = restored.text;
   familyPanel.setOwnTemplate(restored.text, restored.problem ?? '');
-  if (restored.problem) {
-    notes.push(restored.problem);
-    showNotes();
-  }
+  addNote(restored.problem);
 }
 if (initial.packed) {
   // A long conversation travels packed in the link: unpacked before anything is analysed.
@@ -470,20 +473,14 @@ if (initial.packed) {
   messages = unpacked.messages;
   promptLength = unpacked.promptLength;
   editor.set(messages, unpacked.problem ? state.p : '');
-  if (unpacked.problem) {
-    notes.push(unpacked.problem);
-    showNotes();
-  }
+  addNote(unpacked.problem);
 }
 if (lineArguments.packed) {
   // So do long template arguments (tool schemas): unpacked before anything is rendered.
   const unpacked = await lineArgumentsFromLink(state);
   lineKwargs = unpacked.kwargs;
   lineArgumentsView.set(lineKwargs);
-  if (unpacked.problem) {
-    notes.push(unpacked.problem);
-    showNotes();
-  }
+  addNote(unpacked.problem);
 }
 await loadExerciseScenario();
 loadFamily();
