@@ -38,9 +38,22 @@ async function shownFindings(p) {
 }
 
 test('an empty page asks for a batch and hides the results', async () => {
-  assert.match(await page.textContent('#verdict'), /Paste a batch/);
+  // The HTML's text (on screen before the script runs) is the script's: the box sits left of the
+  // diagnosis on a wide screen and above it on a phone, so neither says where.
+  const emptyText = 'Paste a printed batch into the box, or pick one of the examples, and the diagnosis appears here.';
+  assert.equal(await page.textContent('#verdict'), emptyText);
+  assert.equal(await page.getAttribute('#verdict', 'class'), 'verdict empty', 'an empty state, not a verdict');
   assert.equal(await page.isVisible('#findings'), false);
   assert.equal(await page.isVisible('#token-grid'), false);
+  // Emptying the box after a diagnosis gives the same empty state.
+  const emptied = (await suite.open('doctor.html')).page;
+  await ready(emptied);
+  await emptied.fill('#batch-text', fixture('clm-pad-eos.txt'));
+  await emptied.waitForFunction(() => document.querySelector('#verdict').className !== 'verdict empty');
+  await emptied.fill('#batch-text', '');
+  await emptied.waitForFunction(() => document.querySelector('#verdict').className === 'verdict empty');
+  assert.equal(await emptied.textContent('#verdict'), emptyText);
+  await emptied.close();
 });
 
 test('paste by keyboard: the batch is diagnosed, and the verdict and first finding are read out', async () => {

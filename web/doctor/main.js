@@ -30,7 +30,7 @@ const TEXT = {
   loading: 'Loading the WebAssembly core…',
   ready: 'Ready. Your batch stays in this browser: the C++ core runs here as WebAssembly.',
   loadFailed: (message) => `The WebAssembly core could not be loaded: ${message}. Reload the page to try again.`,
-  empty: 'Paste a batch above (or pick an example) and the diagnosis appears here.',
+  empty: 'Paste a printed batch into the box, or pick one of the examples, and the diagnosis appears here.',
   unreadable: 'The doctor could not read this text:',
   goTo: (line, column) => `Go to line ${line}, column ${column}`,
   stale: 'The diagnosis below is for the last batch the doctor could read.',
@@ -210,7 +210,7 @@ function diagnose({ announce = true } = {}) {
   if (!text.trim()) {
     last = null;
     clearReadError();
-    verdict.className = 'verdict';
+    verdict.className = 'verdict empty';
     verdict.textContent = TEXT.empty;
     verdictNear.hidden = true;
     showResults(false);
