@@ -29,6 +29,12 @@ test('home: the first screen says what this is and shows the live batch', async 
     // On a wide screen the whole batch is on the first screen; on a phone, right after the text.
     if (view.width >= 1280) assert.ok(table.bottom <= 800, `${view.name}: the live batch on the first screen (${table.bottom})`);
     else assert.ok(table.top <= 1400, `${view.name}: the live batch right after the introduction (${table.top})`);
+    // The whole batch, pads included, without scrolling the table sideways, down to 320 px; its
+    // caption wraps inside the demo's box (as a <caption> it was cut at a phone's edge).
+    const scroller = await page.$eval('#batch-section .table-scroll', (n) => ({ scroll: n.scrollWidth, client: n.clientWidth }));
+    assert.ok(scroller.scroll <= scroller.client, `${view.name}: the batch table scrolls sideways (${scroller.scroll} > ${scroller.client})`);
+    assert.ok((await box('#batch-caption')).right <= (await box('.hero-demo')).right, `${view.name}: the caption inside the demo`);
+    assert.equal(await page.textContent('#batch-table thead th:nth-child(2)'), 't=0', `${view.name}: the position header keeps "t=" for screen readers`);
     assert.equal(await page.getAttribute('#start-exercise', 'href'), `./exercise.html?ex=${index[0].id}`);
     assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), view.width, `${view.name}: no sideways scrolling`);
     assert.deepEqual(problems, []);

@@ -16,7 +16,7 @@ export const DEMO_TEXT = {
   ready: 'Computed just now by the WebAssembly core.',
   loadFailed: (message) => `The WebAssembly core could not be loaded: ${message}. Reload to try again.`,
   coreRefused: (step, error) => `The core refused the ${step} request: ${error.field}: ${error.message}`,
-  position: (t) => `t=${t}`,
+  positionPrefix: 't=',
   rowLabel: (b, name) => `row ${b} · ${name}`,
   corner: 'row · tensor',
   caption: (B, T) => `The collated batch, shape [B, T] = [${B}, ${T}]; pad cells are shaded and hold the pad value`,
@@ -47,7 +47,9 @@ function renderBatch(batch) {
   corner.scope = 'col';
   head.append(corner);
   for (let t = 0; t < T; t += 1) {
-    const th = cell('th', DEMO_TEXT.position(t));
+    // "t=" in its own span, which a phone hides from view (not from screen readers) for room.
+    const th = cell('th', String(t));
+    th.prepend(cell('span', DEMO_TEXT.positionPrefix, 't-name'));
     th.scope = 'col';
     head.append(th);
   }
