@@ -1,0 +1,75 @@
+// A table's caption is as wide as its table. In a box that scrolls sideways (.table-scroll,
+// .grid-scroll) its text used to run past the box's right edge on a phone, so the sentence that
+// says what the table is was cut mid-word, and scrolling the table carried it further off. Now
+// the caption wraps to the box and stays put while the table scrolls under it (site.css). This
+// checks every visible caption in such a box, on the pages that have them, at 1280, 375 and
+// 320 px: each line of its text lies inside the box, before and after the box is scrolled to
+// its far right.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { VIEWS, useSiteAndBrowser } from './helpers.mjs';
+
+const suite = useSiteAndBrowser();
+
+// Pages with a caption in a sideways-scrolling box once ready: the token grid and attention map,
+// the doctor's per-row figures and its grid, the lab's table, the training page's batch.
+const PAGES = [
+  'grid.html?e1=Hi+there&p1=&e2=Hello&p2=',
+  'doctor.html?example=clm-own-pad',
+  'lab.html',
+  'train.html',
+];
+
+// For each visible caption in a scroll box: its text lines' extent and the box's visible area,
+// with the box at scrollLeft 0 and at its far right.
+function measureCaptions() {
+  const visible = (el) => {
+    const r = el.getBoundingClientRect();
+    return r.width > 2 && r.height > 2 && getComputedStyle(el).visibility !== 'hidden';
+  };
+  const extent = (caption) => {
+    const range = document.createRange();
+    range.selectNodeContents(caption);
+    const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+    return { left: Math.min(...rects.map((r) => r.left)), right: Math.max(...rects.map((r) => r.right)) };
+  };
+  return [...document.querySelectorAll(':is(.table-scroll, .grid-scroll) caption')]
+    .filter((caption) => visible(caption) && caption.textContent.trim() !== '')
+    .map((caption) => {
+      const box = caption.closest('.table-scroll, .grid-scroll');
+      const boxRect = box.getBoundingClientRect();
+      const area = { left: boxRect.left + box.clientLeft, right: boxRect.left + box.clientLeft + box.clientWidth };
+      const scrolls = box.scrollWidth > box.clientWidth + 1;
+      const atStart = extent(caption);
+      box.scrollLeft = box.scrollWidth;
+      const atEnd = extent(caption);
+      box.scrollLeft = 0;
+      return { text: caption.textContent.slice(0, 50), area, scrolls, atStart, atEnd };
+    });
+}
+
+test('every caption in a sideways-scrolling box stays inside the box, scrolled or not', async () => {
+  let scrollingBoxesSeen = 0;
+  for (const view of VIEWS.filter((v) => v.colorScheme === 'light')) {
+    for (const path of PAGES) {
+      const { page, problems } = await suite.openAt(path, view);
+      await page.waitForSelector('body[data-state="ready"]', { timeout: 20_000 });
+      const captions = await page.evaluate(measureCaptions);
+      assert.ok(captions.length > 0, `${path} at ${view.name}: has captions in scroll boxes`);
+      for (const { text, area, scrolls, atStart, atEnd } of captions) {
+        const where = `${path} at ${view.name}, caption "${text}…"`;
+        if (scrolls) scrollingBoxesSeen += 1;
+        for (const [when, ext] of [['at the start', atStart], ['scrolled to the end', atEnd]]) {
+          assert.ok(ext.left >= area.left - 1, `${where} ${when}: starts inside the box (${ext.left} < ${area.left})`);
+          assert.ok(ext.right <= area.right + 1, `${where} ${when}: ends inside the box (${ext.right} > ${area.right})`);
+        }
+      }
+      assert.deepEqual(problems, []);
+      await page.close();
+    }
+  }
+  // The check means something only if some of those boxes did scroll on a phone.
+  assert.ok(scrollingBoxesSeen >= 3, `boxes that scroll sideways were measured (${scrollingBoxesSeen})`);
+});
