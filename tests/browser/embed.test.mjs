@@ -289,15 +289,22 @@ test('the course authors page embeds a live exercise and logs its messages', asy
   await page.close();
 });
 
-test('the protocol is a table, one row per message, and no name breaks inside a word (1280, 375, 320)', async () => {
+test('the protocol and parameter tables: one row per message or parameter, no name or example broken inside a word, nothing to scroll sideways (1280, 375, 320)', async () => {
   const { page, problems } = await suite.open('authors.html');
   await page.waitForSelector('body[data-state="ready"]');
   assert.deepEqual(await page.$$eval('.reference.protocol tbody tr', (rows) => rows.map((r) => r.dataset.type)), ['ready', 'resize', 'answered', 'trained', 'xapi']);
   assert.match(await page.textContent('.reference.protocol tr[data-type="answered"]'), /solution_shown[\s\S]*attempt/);
   for (const width of [1280, 375, 320]) {
     await page.setViewportSize({ width, height: 800 });
-    const broken = await page.$$eval('.reference.protocol code, .xapi-fields code', (codes) => codes.filter((c) => c.getClientRects().length > 1).map((c) => c.textContent));
+    const broken = await page.$$eval('.reference.protocol code, .reference.params code, .xapi-fields code', (codes) => codes.filter((c) => c.getClientRects().length > 1).map((c) => c.textContent));
     assert.deepEqual(broken, [], `${width} px: names on one line`);
+    // The parameters' box fits its table: a phone reads each row without scrolling it.
+    const params = await page.$eval('.reference.params', (t) => {
+      const box = t.closest('.table-scroll');
+      return { scrollWidth: box.scrollWidth, clientWidth: box.clientWidth, rows: t.tBodies[0].rows.length };
+    });
+    assert.equal(params.rows, 3);
+    assert.ok(params.scrollWidth <= params.clientWidth, `${width} px: the parameters table fits its box (${params.scrollWidth} > ${params.clientWidth})`);
     assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), width, `${width} px: no sideways scroll`);
   }
   assert.deepEqual(problems, []);
