@@ -1,10 +1,16 @@
-// A table's caption is as wide as its table. In a box that scrolls sideways (.table-scroll,
+// Tables in boxes that scroll sideways (.table-scroll, .grid-scroll), on a phone.
+//
+// Captions. A table's caption is as wide as its table. In a box that scrolls sideways (.table-scroll,
 // .grid-scroll) its text used to run past the box's right edge on a phone, so the sentence that
 // says what the table is was cut mid-word, and scrolling the table carried it further off. Now
 // the caption wraps to the box and stays put while the table scrolls under it (site.css). This
 // checks every visible caption in such a box, on the pages that have them, at 1280, 375 and
 // 320 px: each line of its text lies inside the box, before and after the box is scrolled to
 // its far right.
+//
+// Small tables. A table of a few columns fits a phone whole: the lab's two tables (the mean,
+// the column the section is about, was last and off-screen at 320 px) and the dilution page's
+// (3 px too wide at 320 px, so it scrolled by a hair).
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -72,4 +78,29 @@ test('every caption in a sideways-scrolling box stays inside the box, scrolled o
   }
   // The check means something only if some of those boxes did scroll on a phone.
   assert.ok(scrollingBoxesSeen >= 3, `boxes that scroll sideways were measured (${scrollingBoxesSeen})`);
+});
+
+test('the lab’s and the dilution page’s tables fit a phone without scrolling (375 and 320 px)', async () => {
+  for (const view of VIEWS.filter((v) => v.width < 1280)) {
+    for (const [path, expected] of [['lab.html', 2], ['dilution.html', 1]]) {
+      const { page, problems } = await suite.openAt(path, view);
+      await page.waitForSelector('body[data-state="ready"]', { timeout: 20_000 });
+      // The dilution table is drawn when its section nears the screen.
+      await page.evaluate(async () => {
+        for (let y = 0; y < document.body.scrollHeight; y += 400) {
+          scrollTo(0, y);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      });
+      await page.waitForFunction((n) => document.querySelectorAll('.table-scroll table').length >= n, expected);
+      const boxes = await page.$$eval('.table-scroll', (els) => els.map((e) => ({ text: e.querySelector('caption').textContent.slice(0, 40), scrollWidth: e.scrollWidth, clientWidth: e.clientWidth })));
+      assert.equal(boxes.length, expected, `${path} at ${view.name}: its tables`);
+      for (const { text, scrollWidth, clientWidth } of boxes) {
+        assert.ok(clientWidth > 200, `${path} at ${view.name}: "${text}" has room`);
+        assert.ok(scrollWidth <= clientWidth, `${path} at ${view.name}: "${text}…" fits (${scrollWidth} > ${clientWidth})`);
+      }
+      assert.deepEqual(problems, []);
+      await page.close();
+    }
+  }
 });
