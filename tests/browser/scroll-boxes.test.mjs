@@ -11,6 +11,9 @@
 // Small tables. A table of a few columns fits a phone whole: the lab's two tables (the mean,
 // the column the section is about, was last and off-screen at 320 px) and the dilution page's
 // (3 px too wide at 320 px, so it scrolled by a hair).
+//
+// Long tables. The doctor's per-row table (up to 64 rows, seven columns) scrolls on a phone; its
+// row numbers stay at the box's left edge while it does, so every figure is read against its row.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -102,5 +105,25 @@ test('the lab’s and the dilution page’s tables fit a phone without scrolling
       assert.deepEqual(problems, []);
       await page.close();
     }
+  }
+});
+
+test('the doctor’s per-row table keeps its row numbers in view while it scrolls (375 and 320 px)', async () => {
+  for (const view of VIEWS.filter((v) => v.width < 1280)) {
+    const { page, problems } = await suite.openAt('doctor.html?example=clm-pad-eos', view);
+    await page.waitForSelector('body[data-state="ready"]', { timeout: 20_000 });
+    const seen = await page.$eval('.table-scroll:has(.row-figures)', (box) => {
+      box.scrollLeft = box.scrollWidth;
+      const left = box.getBoundingClientRect().left + box.clientLeft;
+      const rows = [...box.querySelectorAll('tbody th[scope="row"]')];
+      const lastColumn = box.querySelector('tbody tr td:last-child').getBoundingClientRect();
+      return { scrolled: box.scrollLeft, offsets: rows.map((th) => Math.round(th.getBoundingClientRect().left - left)), labels: rows.map((th) => th.textContent), lastRight: lastColumn.right - left - box.clientWidth };
+    });
+    assert.ok(seen.scrolled > 0, `${view.name}: the table scrolls`);
+    assert.deepEqual(seen.labels, ['0', '1', '2']);
+    assert.deepEqual(seen.offsets, [0, 0, 0], `${view.name}: row numbers at the left edge after scrolling`);
+    assert.ok(seen.lastRight <= 1, `${view.name}: the last column is in view at the end`);
+    assert.deepEqual(problems, []);
+    await page.close();
   }
 });
