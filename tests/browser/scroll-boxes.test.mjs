@@ -96,6 +96,8 @@ test('the lab’s and the dilution page’s tables fit a phone without scrolling
         }
       });
       await page.waitForFunction((n) => document.querySelectorAll('.table-scroll table').length >= n, expected);
+      // The dilution table sits in a closed "The plotted numbers": open it, as a reader would.
+      await page.$$eval('details:has(.table-scroll):not([open])', (all) => all.forEach((d) => { d.open = true; }));
       const boxes = await page.$$eval('.table-scroll', (els) => els.map((e) => ({ text: e.querySelector('caption').textContent.slice(0, 40), scrollWidth: e.scrollWidth, clientWidth: e.clientWidth })));
       assert.equal(boxes.length, expected, `${path} at ${view.name}: its tables`);
       for (const { text, scrollWidth, clientWidth } of boxes) {
