@@ -174,6 +174,23 @@ test('pad_eos_masked (the default): the buggy model never stops, the fixed one d
   await page.close();
 });
 
+// 1,200 steps take this run's training loss down through 0.0012 (near step 750). The loss axes
+// start at 0.8 × the lowest loss, so the range then starts just below 0.001, and uPlot's own log
+// splits looped until "Invalid array length": the training-loss chart froze at step ~750 while
+// the others went on (web/train/log-axis.js). The error is the page error this test sees.
+test('a long run whose loss falls under 0.001: the charts draw it without a page error', async () => {
+  const { page, problems } = await suite.open('train.html?steps=1200&autorun=1');
+  await page.waitForSelector('body[data-train="done"], body[data-train="error"]', { timeout: 180_000 });
+  assert.equal(await page.getAttribute('body', 'data-train'), 'done', await page.textContent('#status'));
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  const logged = await page.locator('#curves tbody tr').count();
+  assert.equal(logged, 120, 'a row per logged step (every 10 of 1,200)');
+  const lowest = Math.min(...(await page.locator('#curves tbody tr td:nth-child(4)').allTextContents()).map(Number));
+  assert.ok(lowest < 0.001, `the fixed run's loss went under 0.001 (lowest ${lowest})`);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('reset clears the run; the settings survive a reload; bad URL values are explained', async () => {
   const { page, problems } = await openTrain('train.html?bug=left_pad_arange_positions&steps=60&seed=3&model=tiny&mix=skewed');
   assert.equal(await page.inputValue('#bug'), 'left_pad_arange_positions');

@@ -16,6 +16,7 @@ import 'uplot/dist/uPlot.min.css';
 
 import { h, replaceChildren } from '../shared/dom.js';
 import { formatLoss, formatNumber } from '../shared/format.js';
+import { decadesBetween } from './log-axis.js';
 
 // Every user-visible string of the curves, in one place.
 export const CURVES_TEXT = {
@@ -78,11 +79,9 @@ const CHART_SERIES = {
 
 const DASH = { dashed: [8, 5], dotted: [2, 4], solid: undefined };
 
-function isDecade(v) {
-  if (!(v > 0)) return false;
-  const exponent = Math.round(Math.log10(v));
-  return Math.abs(v / 10 ** exponent - 1) < 1e-9;
-}
+// An axis' labels, written by `format`; uPlot passes null for a rule whose label would not fit
+// (a narrow chart), which gets none.
+const labels = (format) => (u, values) => values.map((v) => (v === null ? '' : format(v)));
 
 export function createCurves(container, totalSteps = 1) {
   const charts = {};
@@ -146,16 +145,14 @@ export function createCurves(container, totalSteps = 1) {
       axes: [
         { ...axis, label: CURVES_TEXT.step, labelSize: 20 },
         isProbability
-          ? { ...axis, label: CURVES_TEXT.charts[key].axis, size: 50, values: (u, vals) => vals.map((v) => formatNumber(v, 2)) }
+          ? { ...axis, label: CURVES_TEXT.charts[key].axis, size: 50, values: labels((v) => formatNumber(v, 2)) }
           : {
               ...axis,
               label: CURVES_TEXT.charts[key].axis,
               size: 50,
-              // Log scale: label and rule only the powers of ten (1, 0.1, 0.01), not every 2…9.
-              filter: (u, splits) => splits.map((v) => (isDecade(v) ? v : null)),
-              values: (u, vals) => vals.map((v) => (v === null || !isDecade(v) ? '' : String(v))),
-              grid: { ...axis.grid, filter: (u, splits) => splits.map((v) => (isDecade(v) ? v : null)) },
-              ticks: { ...axis.ticks, filter: (u, splits) => splits.map((v) => (isDecade(v) ? v : null)) },
+              // Log scale: rule and label only the powers of ten (1, 0.1, 0.01), not every 2…9.
+              splits: (u, axisIndex, min, max) => decadesBetween(min, max),
+              values: labels(String),
             },
       ],
       series: [
