@@ -13,6 +13,7 @@ import { defineConfig } from 'vite';
 import { inlineStyles } from './scripts/vite/inline-styles.mjs';
 import { pageOf } from './scripts/vite/page-graph.mjs';
 import { preloadWasm } from './scripts/vite/preload-wasm.mjs';
+import { uplotLazyIntl } from './scripts/vite/uplot-lazy-intl.mjs';
 import { pageIdOf, siteFooterHtml, siteHeaderHtml } from './web/shared/site-frame.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -103,8 +104,8 @@ export default defineConfig({
   root,
   base: './',
   // The shared head and frame first; after Vite has written each page's tags: its styles inline,
-  // its wasm preloaded (scripts/vite/).
-  plugins: [sharedHead, sharedFrame, inlineStyles({ root }), preloadWasm({ root })],
+  // its wasm preloaded (scripts/vite/). uPlot makes its Intl objects on first use, not on import.
+  plugins: [sharedHead, sharedFrame, inlineStyles({ root }), preloadWasm({ root }), uplotLazyIntl()],
   build: {
     outDir: resolve(here, 'dist'),
     emptyOutDir: true,

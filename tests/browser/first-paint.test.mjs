@@ -13,6 +13,9 @@
 //     live example's iframe after it (an iframe in the HTML makes a frame before the first paint);
 //   - the Train page builds its settings before the first frame, its charts after it;
 //   - sections marked below-fold (site.css) are skipped while off screen, without moving anything.
+//   - no page calls Intl (or a locale method that uses it) before it is ready: the first call
+//     loads the browser's locale data, 35–45 ms of main-thread time (uPlot made two such objects
+//     when imported; scripts/vite/uplot-lazy-intl.mjs).
 // Timings are not asserted here (they belong to `npm run bench`): only what makes them possible.
 
 import assert from 'node:assert/strict';
@@ -361,3 +364,56 @@ test('train.html: the settings come before the first frame, the charts after it'
     await normal.close();
   }
 });
+
+// Every Intl constructor and every locale method, wrapped in the page before its scripts run, so
+// each call is noted with the script line that made it. Page scripts only: Playwright's own code
+// runs in another world and does not see the wrappers.
+function recordIntlCalls() {
+  window.__intlCalls = [];
+  const note = (name) => {
+    const at = (new Error().stack ?? '').split('\n')[3]?.trim() ?? '';
+    window.__intlCalls.push(`${name} ${at.replace(/^at /, '').replace(/https?:\/\/[^)]*\/assets\//, '')}`);
+  };
+  for (const name of Object.getOwnPropertyNames(Intl)) {
+    const original = Intl[name];
+    if (typeof original !== 'function') continue;
+    Intl[name] = new Proxy(original, {
+      construct: (target, args) => (note(`Intl.${name}`), Reflect.construct(target, args)),
+      apply: (target, self, args) => (note(`Intl.${name}()`), Reflect.apply(target, self, args)),
+    });
+  }
+  const methods = [
+    [String.prototype, 'localeCompare'], [String.prototype, 'toLocaleLowerCase'], [String.prototype, 'toLocaleUpperCase'],
+    [Number.prototype, 'toLocaleString'], [BigInt.prototype, 'toLocaleString'], [Array.prototype, 'toLocaleString'],
+    [Date.prototype, 'toLocaleString'], [Date.prototype, 'toLocaleDateString'], [Date.prototype, 'toLocaleTimeString'],
+  ];
+  for (const [owner, name] of methods) {
+    const original = owner[name];
+    owner[name] = function (...args) {
+      note(name);
+      return original.apply(this, args);
+    };
+  }
+}
+
+for (const spec of PAGES) {
+  test(`${spec.path}: no Intl call before the page is ready (each one loads locale data)`, async () => {
+    const { page, problems } = await suite.open(spec.path, { prepare: (p) => p.addInitScript(recordIntlCalls) });
+    try {
+      await page.waitForSelector('body[data-state="ready"]', { timeout: 20_000 });
+      // The check must see a call when there is one: the wrappers are in place on this page.
+      const probe = await page.evaluate(() => {
+        const before = window.__intlCalls.length;
+        (1234).toLocaleString('en');
+        const seen = window.__intlCalls.length - before;
+        window.__intlCalls.length = before;
+        return seen;
+      });
+      assert.equal(probe, 1, 'the wrappers record a call');
+      assert.deepEqual(await page.evaluate(() => [...new Set(window.__intlCalls)]), [], 'Intl calls (each distinct call once)');
+      assert.deepEqual(problems, []);
+    } finally {
+      await page.close();
+    }
+  });
+}

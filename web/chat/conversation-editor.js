@@ -13,6 +13,7 @@
 // Every label names the message number, so a screen reader hears "Message 3 text".
 
 import { h, replaceChildren } from '../shared/dom.js';
+import { formatCount } from '../shared/format.js';
 import { ROLES } from './families.js';
 import { readPastedConversation } from './pasted-conversation.js';
 import { PRESETS } from './presets.js';
@@ -37,7 +38,7 @@ export const EDITOR_TEXT = {
   pasteLabel: 'One line of your dataset ({"messages": …}, ShareGPT\'s {"conversations": …} or {"prompt": …, "completion": …}), or a JSON array of messages',
   usePaste: 'Use this conversation',
   pasteLine: 'Line',
-  pasteLineCount: (n) => `of ${n.toLocaleString('en-US')}`,
+  pasteLineCount: (n) => `of ${formatCount(n)}`,
   trainCompletion: 'Train the completion, as TRL does',
   pasted: (n) => `Using the ${n} message${n === 1 ? '' : 's'} you pasted.`,
   pasteError: (text) => `Cannot use this paste: ${text}.`,

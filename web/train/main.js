@@ -10,7 +10,7 @@
 import { h, liveRegion, replaceChildren } from '../shared/dom.js';
 import { showUrlNote } from '../shared/url-note.js';
 import { postToHost } from '../shared/embed.js';
-import { formatLoss, formatNumber } from '../shared/format.js';
+import { formatCount, formatLoss, formatNumber } from '../shared/format.js';
 import { painted } from '../shared/later.js';
 import { initPage } from '../shared/page.js';
 import { renderEmbedPanelLater } from '../shared/share-later.js';
@@ -61,7 +61,7 @@ const TEXT = {
     example: ['<bos>', 'cow', '3', ':', 'moo', 'moo', 'moo', '<eos>'],
     taskMore: 'The prompt (the first four tokens) is never trained in the fixed run; the count decides where `<eos>` goes, so a model only stops in the right place if `<eos>` is a target and its positions tell it how many sounds it has written. For each animal one count never appears in training: those held-out pairs are the eval set and the sample prompts.',
     model: (info) =>
-      `The model: a causal transformer shaped like GPT-2, ${info.layers} layer${info.layers === 1 ? '' : 's'}, width ${info.width}, ${info.heads} attention heads, learned positions 0–${info.context - 1}, ${info.parameters.toLocaleString('en')} parameters. Its attention reads \`attention_mask\` and \`position_ids\` exactly as a Hugging Face causal LM does; a query with nothing to read gets zeros, as PyTorch’s SDPA gives.`,
+      `The model: a causal transformer shaped like GPT-2, ${info.layers} layer${info.layers === 1 ? '' : 's'}, width ${info.width}, ${info.heads} attention heads, learned positions 0–${info.context - 1}, ${formatCount(info.parameters)} parameters. Its attention reads \`attention_mask\` and \`position_ids\` exactly as a Hugging Face causal LM does; a query with nothing to read gets zeros, as PyTorch’s SDPA gives.`,
     modelBefore: 'The model: a causal transformer shaped like GPT-2 (its size is shown here once training starts). Its attention reads `attention_mask` and `position_ids` exactly as a Hugging Face causal LM does.',
     loop: (info) =>
       `The loop: ${info.batch_rows} rows per step, cross-entropy through masklab’s loss code, AdamW with PyTorch’s defaults (weight decay 0.01, not on biases and norms), gradients clipped to norm 1 and the learning rate decaying linearly to 0 as the Hugging Face Trainer does by default. Both runs start from the same weights and see the same rows in the same order; only the collator differs. The logged train loss is the mean since the last log, as the Trainer logs it.`,
