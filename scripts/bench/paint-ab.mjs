@@ -1,9 +1,10 @@
-// Compares the first paint of pages or builds with interleaved cold loads: one load of every
-// variant in turn, round after round, so a slow minute on a shared machine hits them all alike.
+// Compares the first paint (or the time to ready) of pages or builds with interleaved cold loads:
+// one load of every variant in turn, round after round, so a slow minute on a shared machine hits
+// them all alike.
 // The pages bench (pages.mjs) loads each page five times in a row: right for a page's figure, too
 // noisy to tell whether a change moves first paint by 10–20 ms. This is for that question.
 //
-//   node scripts/bench/paint-ab.mjs [--runs N] [--contentful] VARIANT...
+//   node scripts/bench/paint-ab.mjs [--runs N] [--contentful | --ready] VARIANT...
 //     VARIANT  a page of this checkout's build, e.g. `doctor.html?example=pad-to-max-all-ones`,
 //              or DIR=PAGE for a page of another build, e.g. `/tmp/other/dist=doctor.html`
 //
@@ -11,6 +12,9 @@
 //
 // --contentful measures the first contentful paint instead: the first frame with the page's text
 // (a first paint can be an empty frame drawn while the HTML is still parsing).
+// --ready measures the moment the page sets body[data-state="ready"] instead (no empty-page row:
+// an empty page has no ready). pages.mjs waits for each page's own marks as well; this is the
+// quicker, less noisy comparison of one change.
 //
 // Prints, per variant, the median, 80th percentile and largest first paint over N loads (default
 // 15), and the same for an empty page loaded in the same rounds: the floor every page sits on at
@@ -35,6 +39,8 @@ function parseArgs(argv) {
       if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs needs a whole number ≥ 1');
     } else if (argv[i] === '--contentful') {
       entry = 'first-contentful-paint';
+    } else if (argv[i] === '--ready') {
+      entry = 'ready';
     } else {
       // DIR=PAGE: the "=" that ends DIR comes before the page's query (which has its own "=").
       const at = argv[i].indexOf('=');
@@ -47,13 +53,28 @@ function parseArgs(argv) {
   return { runs, entry, variants };
 }
 
+// Notes when the page first sets body[data-state="ready"], from navigation start (runs in the
+// page before its scripts).
+function noteReady() {
+  new MutationObserver((changes, observer) => {
+    if (document.body?.dataset.state !== 'ready') return;
+    window.__readyAt = performance.now();
+    observer.disconnect();
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-state'] });
+}
+
 async function firstPaint(browser, url, entry) {
   const context = await browser.newContext({ viewport: VIEWPORT });
   try {
     const page = await context.newPage();
+    if (entry === 'ready') await page.addInitScript(noteReady);
     const response = await page.goto(url, { waitUntil: 'load' });
     // A mistyped page would be measured as the server's "not found" text.
     if (response && !response.ok()) throw new Error(`${url}: HTTP ${response.status()}`);
+    if (entry === 'ready') {
+      await page.waitForFunction(() => window.__readyAt !== undefined, null, { timeout: 20_000 });
+      return await page.evaluate(() => window.__readyAt);
+    }
     const paintOf = (name) => performance.getEntriesByType('paint').find((e) => e.name === name)?.startTime;
     await page.waitForFunction(paintOf, entry, { timeout: 10_000 });
     return await page.evaluate(paintOf, entry);
@@ -71,7 +92,7 @@ async function main() {
   const sites = new Map(); // build folder -> its server
   for (const { root } of variants) if (!sites.has(root)) sites.set(root, await startSite({ root }));
   const browser = await launchChromium();
-  const rows = [{ label: 'empty page (the floor)', url: EMPTY_PAGE, times: [] }];
+  const rows = entry === 'ready' ? [] : [{ label: 'empty page (the floor)', url: EMPTY_PAGE, times: [] }];
   for (const v of variants) rows.push({ label: v.label, url: sites.get(v.root).url + v.page, times: [] });
   try {
     for (let round = 0; round < runs; round += 1) {
@@ -85,7 +106,8 @@ async function main() {
     for (const site of sites.values()) await site.close();
   }
   const width = Math.max(...rows.map((r) => r.label.length));
-  console.log(`${entry.replaceAll('-', ' ')}, ms since navigation start; ${runs} interleaved cold loads per variant`);
+  const measure = entry === 'ready' ? 'ready (body[data-state="ready"])' : entry.replaceAll('-', ' ');
+  console.log(`${measure}, ms since navigation start; ${runs} interleaved cold loads per variant`);
   console.log(`${'variant'.padEnd(width)}  median    p80    max`);
   for (const { label, times } of rows) {
     const fig = (x) => (x === undefined ? '—' : x.toFixed(0)).padStart(6);
