@@ -129,3 +129,39 @@ test('the doctor’s per-row table keeps its row numbers in view while it scroll
     await page.close();
   }
 });
+
+// The attention map's query names stay at the left edge while the map scrolls, and the corner
+// cell above them ("query \ key") with them: it used to scroll away under the names, leaving a
+// cut letter at the box's edge.
+test('the attention map keeps its corner and query names at the left edge while it scrolls (375 and 320 px)', async () => {
+  for (const view of VIEWS.filter((v) => v.width < 1280)) {
+    const { page, problems } = await suite.openAt('grid.html?row=1', view);
+    await page.waitForSelector('body[data-state="ready"]', { timeout: 20_000 });
+    await page.locator('#attention').scrollIntoViewIfNeeded();
+    await page.waitForSelector('.attention-map th.corner');
+    const seen = await page.$eval('.attention-map', (map) => {
+      const box = map.closest('.grid-scroll, .table-scroll');
+      box.scrollLeft = box.scrollWidth;
+      const left = box.getBoundingClientRect().left + box.clientLeft;
+      const corner = map.querySelector('th.corner').getBoundingClientRect();
+      const names = [...map.querySelectorAll('tbody th')].map((th) => th.getBoundingClientRect());
+      // What is drawn at the corner's middle: the corner itself, not a cell scrolled under it.
+      const atCorner = document.elementFromPoint(corner.left + corner.width / 2, corner.top + corner.height / 2);
+      return {
+        scrolled: box.scrollLeft,
+        cornerOffset: Math.round(corner.left - left),
+        nameOffsets: [...new Set(names.map((r) => Math.round(r.left - left)))],
+        cornerWidth: Math.round(corner.width),
+        nameWidth: Math.round(names[0].width),
+        cornerOnTop: atCorner?.closest('th')?.classList.contains('corner') ?? false,
+      };
+    });
+    assert.ok(seen.scrolled > 0, `${view.name}: the map scrolls`);
+    assert.deepEqual(seen.nameOffsets, [0], `${view.name}: query names at the left edge after scrolling`);
+    assert.equal(seen.cornerOffset, 0, `${view.name}: the corner at the left edge after scrolling`);
+    assert.equal(seen.cornerWidth, seen.nameWidth, `${view.name}: the corner as wide as the names below it`);
+    assert.ok(seen.cornerOnTop, `${view.name}: the corner is drawn above the key headers that scroll under it`);
+    assert.deepEqual(problems, []);
+    await page.close();
+  }
+});
