@@ -417,3 +417,27 @@ for (const spec of PAGES) {
     }
   });
 }
+
+// A returning learner's practice page lists past sessions with their dates: written by hand, so
+// this page too is ready without Intl.
+test('practice.html with past sessions: no Intl call before the page is ready', async () => {
+  const { page, problems } = await suite.open('practice.html', {
+    prepare: async (p) => {
+      await p.addInitScript(recordIntlCalls);
+      await p.addInitScript(() => {
+        const session = { when: new Date(Date.now() - 86_400_000).toISOString(), seed: 'returning', items: [{ id: 'a', score: 1, max: 2 }] };
+        localStorage.setItem('masklab.progress.v1', JSON.stringify({ practice: [session] }));
+      });
+    },
+  });
+  try {
+    await page.waitForSelector('body[data-state="ready"]', { timeout: 20_000 });
+    assert.equal(await page.locator('.history-item time').count(), 1, 'the session is listed');
+    assert.deepEqual(await page.evaluate(() => [...new Set(window.__intlCalls)]), [], 'Intl calls (each distinct call once)');
+    assert.match(await page.textContent('.history-item time'), /^\d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d$/, 'with its date');
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.evaluate(() => localStorage.clear());
+    await page.close();
+  }
+});
