@@ -104,12 +104,38 @@ test('home and the exercise list: a link’s unusable filters are named at the t
   await list.page.close();
 });
 
+// Each word in the lab's picture as drawn: its size on screen (the SVG scales with its box) and
+// whether its box lies inside the picture.
+function pictureWords() {
+  const svg = document.querySelector('svg.parabola');
+  const frame = svg.getBoundingClientRect();
+  const scale = frame.width / svg.viewBox.baseVal.width;
+  return [...svg.querySelectorAll('text')].map((t) => {
+    const r = t.getBoundingClientRect();
+    return {
+      text: t.textContent,
+      px: Math.round(parseFloat(getComputedStyle(t).fontSize) * scale * 10) / 10,
+      inside: r.left >= frame.left - 0.5 && r.right <= frame.right + 0.5 && r.top >= frame.top - 0.5 && r.bottom <= frame.bottom + 0.5,
+    };
+  });
+}
+
 test('function lab: Inspect draws the parabola and the tangent with the printed slope; stale verdicts go', async () => {
   for (const view of VIEWS) {
     const { page, problems } = await suite.openAt('lab.html', view);
     await page.waitForSelector('body[data-state="ready"]');
     // Variables are set apart from the prose (the "a" of "a = 1" is not the article).
     assert.ok((await page.locator('.guided-steps var').count()) >= 4);
+    // The picture's words are readable on a phone (≥ 12 px; they were 9–10 px at 320) and stay
+    // inside it, before Inspect and after it (a long slope included).
+    const empty = await page.evaluate(pictureWords);
+    assert.deepEqual(empty.map((w) => w.text), ['Press Inspect to draw y = a·x² and its tangent at x.']);
+    for (const w of empty) assert.ok(w.px >= 12 && w.inside, `${view.name}: ${JSON.stringify(w)}`);
+    await page.fill('input[name="a"]', '-123456');
+    await page.fill('input[name="x"]', '7.5');
+    await page.click('.fn-form button[type="submit"]');
+    await page.waitForSelector('svg.parabola .slope-label');
+    for (const w of await page.evaluate(pictureWords)) assert.ok(w.px >= 12 && w.inside, `${view.name}: ${JSON.stringify(w)}`);
     await page.fill('input[name="a"]', '0.5');
     await page.fill('input[name="x"]', '2');
     await page.fill('input[name="py"]', '2');

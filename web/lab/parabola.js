@@ -22,6 +22,8 @@ export const PARABOLA_TEXT = {
   curve: (a) => `y = ${a}·x²`,
   slope: (slope) => `slope dy/dx = ${slope}`,
   empty: 'Press Inspect to draw y = a·x² and its tangent at x.',
+  // The same sentence in the picture, in two lines (SVG text does not wrap).
+  emptyLines: ['Press Inspect to draw y = a·x²', 'and its tangent at x.'],
 };
 
 function el(tag, attrs = {}, text) {
@@ -102,7 +104,12 @@ export function createParabola(container) {
 
   function clear() {
     title.textContent = PARABOLA_TEXT.empty;
-    svg.replaceChildren(title, el('text', { class: 'empty-label', x: W / 2, y: H / 2, 'text-anchor': 'middle' }, PARABOLA_TEXT.empty));
+    const label = el('text', { class: 'empty-label', x: W / 2, y: H / 2 - 4, 'text-anchor': 'middle' });
+    // A space ends the first line, so the label's text reads as the sentence.
+    PARABOLA_TEXT.emptyLines.forEach((line, i) =>
+      label.append(el('tspan', { x: W / 2, dy: i ? '1.4em' : 0 }, i < PARABOLA_TEXT.emptyLines.length - 1 ? `${line} ` : line)),
+    );
+    svg.replaceChildren(title, label);
     delete svg.dataset.slope;
   }
   clear();
