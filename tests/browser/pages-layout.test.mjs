@@ -6,7 +6,8 @@
 //   Function lab: Inspect draws y = a·x² with the tangent at x, whose slope is the one printed;
 //   editing an input or an invalid one takes the old verdicts away; the Reset status goes as
 //   soon as the learner types; variables are <var>, verdicts quiet and on one line.
-//   Practice: the timer stays in view while the step scrolls; no embed panel mid-session.
+//   Practice: the timer stays in view while the step scrolls; no embed panel mid-session; a past
+//   session's figures wrap as whole blocks (no value split over two lines, none cut at the edge).
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -196,6 +197,56 @@ test('practice: the timer stays in view while a step scrolls, and no embed panel
     await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
     const timer = await page.$eval('#session-timer', (t) => t.getBoundingClientRect().toJSON());
     assert.ok(timer.top >= 0 && timer.bottom <= 800, `${view.name}: the timer is in view at the bottom of the step (${timer.top})`);
+    assert.deepEqual(problems, []);
+    await page.close();
+  }
+});
+
+test('practice: past sessions wrap as whole labelled figures, never a value split over two lines', async () => {
+  const sessions = [
+    { when: '2026-12-03T09:05:00Z', seed: 'k3x9', seconds: 754, items: [{ id: 'a', score: 2, max: 3, grades: 'gpm', status: 'done' }, { id: 'b', score: 1, max: 2, grades: 'g', status: 'done' }] },
+    { when: '2026-12-04T14:30:00Z', seed: 'q7', seconds: null, items: [{ id: 'a', score: 3, max: 3, grades: 'ggm', status: 'done' }, { id: 'b', score: 0, max: 2, grades: '', status: 'not-started' }] },
+  ];
+  for (const view of VIEWS) {
+    const { page, problems } = await suite.open('practice.html', {
+      prepare: async (p) => {
+        await p.setViewportSize({ width: view.width, height: 800 });
+        await p.emulateMedia({ colorScheme: view.colorScheme });
+        await p.addInitScript((practice) => localStorage.setItem('masklab.progress.v1', JSON.stringify({ practice })), sessions);
+      },
+    });
+    await page.waitForSelector('body[data-state="ready"]');
+    const values = await page.$$eval('.history-item', (items) =>
+      items.flatMap((item) => {
+        const box = item.getBoundingClientRect();
+        return [...item.querySelectorAll('dd')].map((dd) => {
+          // The lines the value's text sits on (its text nodes' boxes, not the padding of a <code>).
+          const tops = new Set();
+          const walker = document.createTreeWalker(dd, NodeFilter.SHOW_TEXT);
+          for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+            const range = document.createRange();
+            range.selectNodeContents(text);
+            for (const r of range.getClientRects()) tops.add(Math.round(r.bottom));
+          }
+          const lines = tops.size;
+          const r = dd.getBoundingClientRect();
+          return { text: dd.textContent, lines, inside: r.left >= box.left && r.right <= box.right };
+        });
+      }),
+    );
+    assert.equal(values.length, 9, `${view.name}: five figures for the first session, four for the second (no time)`);
+    for (const v of values) {
+      assert.equal(v.lines, 1, `${view.name}: "${v.text}" on one line`);
+      assert.ok(v.inside, `${view.name}: "${v.text}" inside its session's box`);
+    }
+    // Worked by hand from the two records, newest first (no-break spaces keep counts with words).
+    const nb = (text) => text.replaceAll(' ', '\u00a0');
+    assert.deepEqual(
+      values.map((v) => v.text),
+      ['3 / 5', `${nb('2 got it')}, ${nb('0 partly')}, ${nb('1 missed')}`, `2 (${nb('1 finished')})`, 'q7', '3 / 5', `${nb('2 got it')}, ${nb('1 partly')}, ${nb('1 missed')}`, '2', '12:34', 'k3x9'],
+    );
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), view.width, `${view.name}: no sideways scrolling`);
+    await page.evaluate(() => localStorage.clear());
     assert.deepEqual(problems, []);
     await page.close();
   }

@@ -1,5 +1,6 @@
-// history-view.js — the learner's past practice sessions, newest first: date, seed, find-the-bug
-// score, self-grades, exercises finished, time.
+// history-view.js — the learner's past practice sessions, newest first: date, then labelled
+// figures (find-the-bug score, self-grades, exercises, time, seed) that wrap as whole blocks, so a
+// phone never parts a number from its word or ends a line on a separator.
 //
 //   renderHistory(container, loadProgress().practice)
 //
@@ -17,11 +18,12 @@ export const HISTORY_TEXT = {
   intro: 'Kept in this browser only (localStorage); nothing is sent anywhere.',
   empty: 'No sessions yet. When you finish one — or the timer ends it — it is listed here.',
   unknownDate: 'Unknown date',
-  seed: 'seed',
-  findTheBug: (score, max) => `find the bug ${score} / ${max}`,
-  grades: (got, partly, missed) => `follow-ups: ${got} got it, ${partly} partly, ${missed} missed`,
-  exercises: (count, done) => `${count} exercise${count === 1 ? '' : 's'}${done < count ? `, ${done} finished` : ''}`,
-  time: (seconds) => `time ${formatClock(seconds)}`,
+  labels: { score: 'Find the bug', grades: 'Follow-ups', exercises: 'Exercises', time: 'Time', seed: 'Seed' },
+  findTheBug: (score, max) => `${score} / ${max}`,
+  // No-break spaces keep each count with its word when the line wraps.
+  grades: (got, partly, missed) => `${got}\u00a0got\u00a0it, ${partly}\u00a0partly, ${missed}\u00a0missed`,
+  exercises: (count, done) => (done < count ? `${count} (${done}\u00a0finished)` : String(count)),
+  time: (seconds) => formatClock(seconds),
   older: (n) => `…and ${n} older session${n === 1 ? '' : 's'}.`,
 };
 
@@ -42,6 +44,9 @@ function letters(item) {
   return typeof item.grades === 'string' && /^[gpm-]{0,10}$/.test(item.grades) ? item.grades : '';
 }
 
+// One labelled figure: a name above its value, kept together when the list wraps.
+const figure = (label, value, valueClass) => h('div', {}, h('dt', {}, label), h('dd', valueClass ? { class: valueClass } : {}, value));
+
 function sessionLine(session) {
   const items = session.items;
   const score = items.reduce((sum, item) => sum + item.score, 0);
@@ -56,13 +61,13 @@ function sessionLine(session) {
     { class: 'history-item' },
     h('time', Number.isNaN(date.getTime()) ? {} : { datetime: date.toISOString() }, dateText(session.when)),
     h(
-      'span',
+      'dl',
       { class: 'history-details' },
-      h('span', {}, `${HISTORY_TEXT.seed} `, h('code', {}, session.seed || '—')),
-      h('span', { class: 'history-score' }, HISTORY_TEXT.findTheBug(score, max)),
-      graded ? h('span', {}, HISTORY_TEXT.grades(count('g'), count('p'), count('m'))) : null,
-      h('span', {}, HISTORY_TEXT.exercises(items.length, done)),
-      session.seconds !== null ? h('span', {}, HISTORY_TEXT.time(session.seconds)) : null,
+      figure(HISTORY_TEXT.labels.score, HISTORY_TEXT.findTheBug(score, max), 'history-score'),
+      graded ? figure(HISTORY_TEXT.labels.grades, HISTORY_TEXT.grades(count('g'), count('p'), count('m'))) : null,
+      figure(HISTORY_TEXT.labels.exercises, HISTORY_TEXT.exercises(items.length, done)),
+      session.seconds !== null ? figure(HISTORY_TEXT.labels.time, HISTORY_TEXT.time(session.seconds)) : null,
+      figure(HISTORY_TEXT.labels.seed, h('code', {}, session.seed || '—')),
     ),
   );
 }
