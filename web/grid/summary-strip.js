@@ -34,7 +34,7 @@ export const STRIP_TEXT = {
   refitNote: (n) =>
     n === 0
       ? 'The model was refitted on your edit; no other position’s loss moved.'
-      : `↻ The model was refitted on your edit, as training on these labels would: ${n} other loss${n === 1 ? '' : 'es'} moved (marked ↻ in the grid). Freeze the model to see only what your cell does.`,
+      : `↻ Refitted on your edit, as training would: ${n} other loss${n === 1 ? '' : 'es'} moved (marked ↻ in the grid).`,
   frozenNote: 'The model is frozen: a toggle changes only the target it touches; losses elsewhere stay.',
 };
 
@@ -70,7 +70,15 @@ export function createSummaryStrip(container, { onModel = () => {} } = {}) {
     return { mode, input, node: h('span', { class: 'model-choice' }, input, h('label', { for: `${id}-${mode}` }, label)) };
   });
   const model = h('fieldset', { class: 'model-mode' }, h('legend', {}, STRIP_TEXT.modelLegend), radios.map((r) => r.node));
-  replaceChildren(container, h('div', { class: 'strip-box', role: 'region', 'aria-label': STRIP_TEXT.label }, list, note, model));
+  const box = h('div', { class: 'strip-box', role: 'region', 'aria-label': STRIP_TEXT.label }, list, note, model);
+  replaceChildren(container, box);
+  // On a phone the model choice is drawn above the figures, and the strip sticks at minus its
+  // height (grid.css), so once stuck only what a toggle changes stays over the grid. The height
+  // follows the choice's wrapping at each width; the 4 px keep a sliver of the box above them.
+  if (typeof ResizeObserver === 'function') {
+    const measure = () => container.style.setProperty('--strip-scroll-away', `${Math.max(0, list.offsetTop - 4)}px`);
+    new ResizeObserver(measure).observe(box);
+  }
 
   return {
     update(response, { before = null, refitMoved = null, frozen = false } = {}) {
