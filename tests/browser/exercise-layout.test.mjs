@@ -1,6 +1,6 @@
 // The exercise page as a learner on a desktop and a phone uses it (issue 12, points 5 and 9), at
 // 1280, 375 and 320 px, light and dark: a table of contents after Check (sticky beside the page
-// on wide screens), previous / next / all exercises at the top, the nav's "Find the bug" opening
+// on wide screens) ending with related exercises, previous / next / all exercises at the top, the nav's "Find the bug" opening
 // the list, ?id= accepted and unknown parameters explained, no ring on the result after a mouse
 // Check (a ring after a keyboard one), one mark per multi-word part in the solution; on phones:
 // code that wraps with its line numbers kept, a 24 × 24 px hit area for every word, a one-line
@@ -40,6 +40,15 @@ test('after Check: a table of contents (sticky on wide screens) and the pager at
     assert.deepEqual(links.map(([text]) => text).slice(0, 2), ['Your result', 'Explanation']);
     assert.ok(links.some(([text]) => text === 'See it break') && links.some(([text]) => text === 'References'));
     for (const [, href] of links) assert.equal(await page.locator(href).count(), 1, `${href} exists`);
+    // Related exercises at the end (also in the contents): each one shares a topic with this one.
+    assert.equal(links.at(-1)[0], 'Related exercises');
+    const related = await page.$$eval('.related li', (items) => items.map((li) => ({ href: li.querySelector('a').getAttribute('href'), shared: [...li.querySelectorAll('.tag')].map((t) => t.textContent) })));
+    assert.ok(related.length >= 1 && related.length <= 3, `${view.name}: ${related.length} related exercises`);
+    for (const { href, shared } of related) {
+      const other = index.find((e) => `./exercise.html?ex=${e.id}` === href);
+      assert.ok(other && other.id !== ID, `${href} is another exercise`);
+      assert.ok(shared.length > 0 && shared.every((t) => other.tags.includes(t) && index[at].tags.includes(t)), `${href}: shares ${shared}`);
+    }
     // Jump to References: on a wide screen the contents are still in view there, and mark it.
     await page.click('#toc a:text-is("References")');
     await page.waitForFunction(() => document.querySelector('#toc a[aria-current="true"]')?.textContent === 'References');

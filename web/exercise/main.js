@@ -26,6 +26,7 @@ import { afterPaint, painted, renderLater } from '../shared/later.js';
 import { fillLiveNumbers, markLiveNumbersUnavailable } from './live-numbers.js';
 import { createPassageView, resultLegend } from './passage-view.js';
 import { scoreMarks, solutionUnits } from './scoring.js';
+import { relatedExercises } from './related.js';
 import { createSeeItBreak } from './see-it-break.js';
 import { showToc } from './toc.js';
 import { renderTrainLink } from './train-link.js';
@@ -73,6 +74,8 @@ const TEXT = {
   otherWrong: (words) => `Also marked but not part of a bug: ${words}.`,
   next: (title) => `Next exercise: ${title}`,
   allExercises: 'All exercises',
+  relatedTitle: 'Related exercises',
+  relatedShared: 'Shared topics',
   pagerAll: '← All exercises',
   pagerPrevious: 'Previous',
   pagerNext: 'Next',
@@ -201,6 +204,29 @@ function renderPager(exercise, index) {
     h('a', { href: './exercise.html', class: 'pager-all' }, TEXT.pagerAll),
     link(index[at - 1], 'prev', TEXT.pagerPrevious),
     link(index[at + 1], 'next', TEXT.pagerNext),
+  );
+}
+
+// After Check: up to three exercises on the same topics, each with the topics it shares.
+function relatedList(exercise, index) {
+  const related = relatedExercises(index, exercise.id);
+  if (!related.length) return null;
+  return h(
+    'section',
+    { class: 'related', 'aria-labelledby': 'related-title' },
+    h('h2', { id: 'related-title' }, TEXT.relatedTitle),
+    h(
+      'ul',
+      {},
+      related.map(({ entry, shared }) =>
+        h(
+          'li',
+          {},
+          h('a', { href: `./exercise.html?ex=${encodeURIComponent(entry.id)}` }, entry.title),
+          h('span', { class: 'tags' }, h('span', { class: 'visually-hidden' }, `${TEXT.relatedShared}: `), shared.map((t) => h('span', { class: 'tag' }, t))),
+        ),
+      ),
+    ),
   );
 }
 
@@ -409,6 +435,7 @@ function renderPage(exercise, index, initialState, notes) {
         nav,
         next ? h('a', { class: 'button', href: `./exercise.html?ex=${encodeURIComponent(next.id)}` }, TEXT.next(next.title)) : null,
         h('a', { class: 'button secondary', href: './exercise.html' }, TEXT.allExercises),
+        relatedList(exercise, index),
       );
     }
     showToc(document.getElementById('toc'), document.getElementById('toc-list'), article);
