@@ -5,7 +5,7 @@
 // The page renders its lists at once; only the demo waits for the wasm core. Not here: the demo
 // itself (home/core-demo.js), the list (home/exercise-list.js) or the cards (home/tool-cards.js).
 
-import { exerciseIndex } from './exercise/catalog.js';
+import { exerciseIndex, topicDescriptions } from './exercise/catalog.js';
 import { initPage } from './shared/page.js';
 import { loadProgress } from './shared/store.js';
 import { defineState } from './shared/url-state.js';
@@ -31,5 +31,6 @@ showUrlNote(document.getElementById('url-note'), [...problems.map((p) => p.messa
 renderExerciseList(document.getElementById('exercise-list'), index, loadProgress(), {
   filters: state,
   onFilters: (filters) => FILTERS.write(filters),
+  topics: topicDescriptions(),
 });
 renderToolCards(document.getElementById('tool-cards'));

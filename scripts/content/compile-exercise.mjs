@@ -8,7 +8,8 @@
 // Checks, in order: YAML syntax; the JSON Schema (ajv, allErrors); what the schema cannot say:
 // id = file name, every errors[]/near_misses[] text occurs exactly once in the passage and no two
 // share a character or a clickable word, claim grammar (web/shared/claims.js), the requests of
-// see_it_break, math and placeholders in markdown. Not here: reading folders, writing files, or
+// see_it_break, math and placeholders in markdown, every tag a topic of content/topics.yaml.
+// Not here: reading folders, writing files, or
 // running the core (build-content.mjs and check-with-core.mjs).
 
 import Ajv2020 from 'ajv/dist/2020.js';
@@ -19,10 +20,13 @@ import { SIDE_FIELDS } from '../../web/chat/chat-scenario-fields.js';
 import { checkClaim } from '../../web/shared/claims.js';
 import { createMarkdown } from './markdown.mjs';
 import { locateMarkedText, splitPassage } from './passage.mjs';
+import { TOPIC_NAME, closestTopic } from './topics.mjs';
 import { parseYamlSource, pathText } from './yaml-source.mjs';
 
 // Every message this compiler writes, in one place.
 const TEXT = {
+  unknownTopic: (tag, file, near) =>
+    `"${tag}" is not a topic of ${file}${near ? ` (did you mean "${near}"?)` : ''}: use one listed there, or add it there with its one-sentence description`,
   required: (field) => `missing required field "${field}"`,
   unknownField: (field) => `unknown field "${field}" (check its spelling against content/schema/exercise.schema.json)`,
   type: (type) => `must be ${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`,
@@ -86,7 +90,9 @@ function pointerToPath(pointer) {
     .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
 }
 
-export function createExerciseCompiler({ schema, mathStyles }) {
+// topics: { names: Map of topic -> description, file: where they are written } (topics.mjs), or
+// null to leave tags unchecked.
+export function createExerciseCompiler({ schema, mathStyles, topics = null }) {
   const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictRequired: false });
   ajv.addKeyword({ keyword: 'patternHint', schemaType: 'string' });
   const validate = ajv.compile(schema);
@@ -181,6 +187,12 @@ export function createExerciseCompiler({ schema, mathStyles }) {
     const data = source.data;
     schemaProblems(data, source, report);
     if (!data || typeof data !== 'object' || Array.isArray(data)) return { exercise: null, problems, numbers: [] };
+
+    if (topics && Array.isArray(data.tags)) {
+      data.tags.forEach((tag, i) => {
+        if (typeof tag === 'string' && TOPIC_NAME.test(tag) && !topics.names.has(tag)) report(['tags', i], TEXT.unknownTopic(tag, topics.file, closestTopic(topics.names, tag)));
+      });
+    }
 
     const name = basename(file).replace(/\.yaml$/, '');
     if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(name)) report([], TEXT.badFileName(basename(file)), { line: 1, col: 1 });

@@ -1,7 +1,7 @@
 // Home, the function lab and interview practice as a user meets them (issue 12, points 4, 7 and 13),
 // at 1280, 375 and 320 px, light and dark.
 //   Home: the first screen says what masklab is and shows the live batch; levels and topics
-//   filter the exercise list (and stay in the URL); a card for every page with a group in
+//   filter the exercise list (and stay in the URL), a chosen topic's sentence shown above it; a card for every page with a group in
 //   shared/site-pages.js.
 //   Function lab: Inspect draws y = a·x² with the tangent at x, whose slope is the one printed;
 //   editing an input or an invalid one takes the old verdicts away; the Reset status goes as
@@ -19,6 +19,7 @@ import { SITE_PAGES } from '../../web/shared/site-pages.js';
 
 const suite = useSiteAndBrowser();
 const index = JSON.parse(readFileSync(join(REPO_ROOT, 'web', 'generated', 'content', 'index.json'), 'utf8'));
+const topics = JSON.parse(readFileSync(join(REPO_ROOT, 'web', 'generated', 'content', 'topics.json'), 'utf8'));
 
 test('home: the first screen says what this is and shows the live batch', async () => {
   for (const view of VIEWS) {
@@ -60,12 +61,16 @@ test('home: levels and topics filter the list, the URL keeps them, Show all clea
   const tag = index.find((e) => e.level === 'beginner').tags[0];
   await page.click(`.filter-group.topics button[data-value="${tag}"]`);
   assert.deepEqual(await shown(), index.filter((e) => e.level === 'beginner' && e.tags.includes(tag)).map((e) => e.id));
+  // The chosen topic's sentence (content/topics.yaml) above the cards.
+  assert.deepEqual(await page.$$eval('.topic-notes > div', (ds) => ds.map((d) => [d.querySelector('dt').textContent, d.querySelector('dd').textContent])), [[tag, topics[tag]]]);
+  assert.ok(topics[tag].length > 20 && (await page.isVisible('.topic-notes')));
 
   await page.reload();
   await page.waitForSelector('body[data-state="ready"]');
   assert.deepEqual(await shown(), index.filter((e) => e.level === 'beginner' && e.tags.includes(tag)).map((e) => e.id), 'the filters survive a reload');
   await page.click('.show-all');
   assert.equal((await shown()).length, index.length);
+  assert.equal(await page.isVisible('.topic-notes'), false, 'no topic, no sentence');
   assert.equal(new URL(page.url()).search, '');
 
   // Every page with a group has its card, from the one list (shared/site-pages.js).

@@ -15,6 +15,7 @@ import { CONTENT_DIR, compileContent, formatProblem, indexOf, writeContent } fro
 import { createMathStyleSheet } from '../../scripts/content/math-styles.mjs';
 import { createMarkdown } from '../../scripts/content/markdown.mjs';
 import { splitPassage } from '../../scripts/content/passage.mjs';
+import { closestTopic, readTopics } from '../../scripts/content/topics.mjs';
 import { REPO_ROOT, loadWasmCommands } from './helpers.mjs';
 
 const FIXTURES = join(REPO_ROOT, 'tests', 'fixtures', 'content');
@@ -60,6 +61,38 @@ test('id different from the file name: at the id value (line 2, column 5)', () =
   assert.deepEqual(problemsOf('id-mismatch'), [
     'tests/fixtures/content/id-mismatch/id-mismatch.yaml:2:5: id: id "some-other-id" must equal the file name without .yaml ("id-mismatch")',
   ]);
+});
+
+test('a tag that is not a topic: at the tag (line 7, column 17), with the nearest topic', () => {
+  assert.deepEqual(problemsOf('unknown-topic'), [
+    'tests/fixtures/content/unknown-topic/unknown-topic.yaml:7:17: tags[1]: "label" is not a topic of tests/fixtures/content/topics.yaml (did you mean "labels"?): use one listed there, or add it there with its one-sentence description',
+  ]);
+});
+
+test('topics.yaml: a bad name, a missing sentence and an over-long one, each at its line; a missing file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'masklab-topics-'));
+  try {
+    const file = join(dir, 'topics.yaml');
+    writeFileSync(file, `labels: "Scored ids."\nBad_Name: "x"\nempty: ""\nlong: "${'a'.repeat(201)}"\n`);
+    const { topics, problems } = readTopics(file, 'topics.yaml');
+    assert.deepEqual([...topics.keys()], ['labels']);
+    assert.deepEqual(problems.map(formatProblem), [
+      'topics.yaml:2:1: Bad_Name: topic "Bad_Name" must be lower-case words joined by hyphens, e.g. attention-mask',
+      'topics.yaml:3:8: empty: topic "empty" needs one sentence of plain text (a quoted string on one line)',
+      'topics.yaml:4:7: long: topic "long": 201 characters, at most 200',
+    ]);
+    assert.match(formatProblem(readTopics(join(dir, 'none.yaml'), 'none.yaml').problems[0]), /^none\.yaml:1:1: \(file\): cannot be read/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('closestTopic: a containing name or a small edit away, else none', () => {
+  const topics = new Map([['causal-shift', ''], ['labels', ''], ['tokenization', '']]);
+  assert.equal(closestTopic(topics, 'shift'), 'causal-shift');
+  assert.equal(closestTopic(topics, 'label'), 'labels');
+  assert.equal(closestTopic(topics, 'tokenisation'), 'tokenization');
+  assert.equal(closestTopic(topics, 'grpo'), null);
 });
 
 test('YAML syntax error: reported by the parser with a position, nothing else checked', () => {
@@ -132,13 +165,15 @@ test('pad-to-max-all-ones: units rebuild the passage, and each error owns the wo
   assert.ok(!/\sstyle="/.test(JSON.stringify(e)), 'no inline style survives (CSP)');
 });
 
-test('writeContent writes the index, one file per exercise and math.css, and removes stale files', () => {
+test('writeContent writes the index, the topics, one file per exercise and math.css, and removes stale files', () => {
   const out = mkdtempSync(join(tmpdir(), 'masklab-content-'));
   try {
     writeFileSync(join(out, 'deleted-exercise.json'), '{}');
-    const { exercises, mathCss } = compileContent(join(FIXTURES, 'valid'));
-    writeContent(exercises, mathCss, out);
-    assert.deepEqual(readdirSync(out).sort(), ['index.json', 'math.css', 'tiny-valid.json']);
+    const { exercises, mathCss, topics } = compileContent(join(FIXTURES, 'valid'));
+    writeContent(exercises, mathCss, topics, out);
+    assert.deepEqual(readdirSync(out).sort(), ['index.json', 'math.css', 'tiny-valid.json', 'topics.json']);
+    // Only the topics an exercise names (the fixtures' topics.yaml also has "padding").
+    assert.deepEqual(JSON.parse(readFileSync(join(out, 'topics.json'), 'utf8')), { labels: 'The target ids the loss scores; -100 marks a position that is not trained.' });
     assert.deepEqual(JSON.parse(readFileSync(join(out, 'index.json'), 'utf8')), [
       { id: 'tiny-valid', title: 'Tiny valid exercise', kind: 'code', level: 'beginner', tags: ['labels'], error_count: 1 },
     ]);

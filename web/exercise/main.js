@@ -18,7 +18,7 @@ import { postToHost } from '../shared/embed.js';
 import { activityUrl, xapiStatement } from '../shared/xapi.js';
 import { applyHiddenPanels, hiddenPanels, initPage } from '../shared/page.js';
 import { loadProgress, recordAttempt } from '../shared/store.js';
-import { MERGED_EXERCISES, exerciseIndex, loadExercise } from './catalog.js';
+import { MERGED_EXERCISES, exerciseIndex, loadExercise, topicDescriptions } from './catalog.js';
 import { renderEmbedPanelLater } from '../shared/share-later.js';
 import { EXERCISE_STATE } from './exercise-state.js';
 import { focusableWideFormulas, renderExplanation } from './explanation.js';
@@ -145,6 +145,7 @@ async function showList(index, state, notes) {
     onFilters(filters) {
       EXERCISE_STATE.write({ ...EXERCISE_STATE.defaults(), level: filters.level, tag: filters.tag });
     },
+    topics: topicDescriptions(),
   });
   status.hidden = true;
   document.getElementById('exercise-list-view').hidden = false;

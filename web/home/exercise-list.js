@@ -4,6 +4,7 @@
 //   renderExerciseList(container, exerciseIndex(), loadProgress(), {
 //     filters: { level: ['beginner'], tag: ['padding'] },   // from the URL; optional
 //     onFilters({ level, tag }) {},                          // to write them back to the URL
+//     topics: topicDescriptions(),                           // { topic: one sentence }, shown for the chosen ones
 //   });
 //
 // One card per exercise: title (a link), level, topics, how many parts to find, and — from
@@ -79,7 +80,7 @@ export function unknownTopicNotes(index, tags = []) {
   return unknown.length ? [LIST_TEXT.unknownTopics(unknown)] : [];
 }
 
-export function renderExerciseList(container, index, progress, { filters = {}, onFilters = () => {} } = {}) {
+export function renderExerciseList(container, index, progress, { filters = {}, onFilters = () => {}, topics = {} } = {}) {
   if (!index.length) {
     replaceChildren(container, h('p', { class: 'note-box' }, LIST_TEXT.empty));
     return;
@@ -125,6 +126,8 @@ export function renderExerciseList(container, index, progress, { filters = {}, o
   const showAll = h('button', { type: 'button', class: 'secondary small show-all' }, LIST_TEXT.showAll);
   const count = h('p', { class: 'list-summary', id: 'exercise-summary-count', role: 'status' });
   const none = h('p', { class: 'note-box', hidden: true }, LIST_TEXT.noneMatch);
+  // What each chosen topic means, in one sentence (content/topics.yaml), above the cards.
+  const topicNotes = h('dl', { class: 'topic-notes', hidden: true });
   const cards = index.map((e) => card(e, progress.exercises[e.id]));
   const list = h('ul', { class: 'cards exercise-cards' }, cards);
 
@@ -136,6 +139,9 @@ export function renderExerciseList(container, index, progress, { filters = {}, o
       if (match) shown += 1;
     });
     count.textContent = LIST_TEXT.showing(shown, index.length);
+    const explained = tags.filter(([t]) => chosen.tag.has(t) && typeof topics[t] === 'string');
+    replaceChildren(topicNotes, explained.map(([t]) => h('div', {}, h('dt', { class: 'tag' }, t), h('dd', {}, topics[t]))));
+    topicNotes.hidden = explained.length === 0;
     none.hidden = shown > 0;
     showAll.disabled = !chosen.level.size && !chosen.tag.size;
   }
@@ -166,6 +172,7 @@ export function renderExerciseList(container, index, progress, { filters = {}, o
     h('p', { class: 'list-summary', id: 'exercise-summary' }, LIST_TEXT.summary(solved, index.length)),
     h('div', { class: 'filters', role: 'search', 'aria-label': LIST_TEXT.filtersTitle }, levelGroup, tagGroup, showAll),
     count,
+    topicNotes,
     none,
     list,
   );
