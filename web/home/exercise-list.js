@@ -140,7 +140,7 @@ export function renderExerciseList(container, index, progress, { filters = {}, o
     });
     count.textContent = LIST_TEXT.showing(shown, index.length);
     const explained = tags.filter(([t]) => chosen.tag.has(t) && typeof topics[t] === 'string');
-    replaceChildren(topicNotes, explained.map(([t]) => h('div', {}, h('dt', { class: 'tag' }, t), h('dd', {}, topics[t]))));
+    replaceChildren(topicNotes, explained.map(([t]) => h('div', {}, h('dt', {}, t), h('dd', {}, topics[t]))));
     topicNotes.hidden = explained.length === 0;
     none.hidden = shown > 0;
     showAll.disabled = !chosen.level.size && !chosen.tag.size;
