@@ -220,6 +220,12 @@ test('an unknown exercise id gets a clear message and a way back', async () => {
   assert.match(message, /There is no exercise called “no-such-exercise”/);
   assert.equal(await page.locator('#exercise-status a[href="./exercise.html"]').count(), 1, 'a way back to the list');
   await page.close();
+  // The list's own files sit beside the exercises (web/generated/content/): not exercises.
+  for (const id of ['index', 'topics']) {
+    const other = await openExercise(`ex=${id}`);
+    assert.match(await other.textContent('#exercise-status .error-box[role="alert"]'), new RegExp(`There is no exercise called “${id}”`));
+    await other.close();
+  }
 });
 
 test('a link to an exercise merged away in issue 10 opens the one it was merged into, and says so', async () => {
