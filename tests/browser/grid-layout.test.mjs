@@ -67,6 +67,36 @@ test('after a toggle the strip and the toggled cell are on screen together, with
   }
 });
 
+test('an attention_mask toggle says why the loss stays and leads to that row’s attention, where the key is now hidden', async () => {
+  for (const view of VIEWS.filter((v) => v.colorScheme === 'light')) {
+    const { page, problems } = await suite.openAt(QUERY, view);
+    await page.waitForSelector('body[data-state="ready"]');
+    const loss = await page.textContent('#strip [data-strip="loss"] .strip-value');
+    const cell = page.locator('.token-grid td[data-field="attention_mask"][data-b="1"][data-t="1"]'); // "Hello"
+    await cell.scrollIntoViewIfNeeded();
+    await cell.click();
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('tm') === '1.1');
+    // No label changed and the bigram reads no attention: the same loss, and the strip says why.
+    assert.equal(await page.textContent('#strip [data-strip="loss"] .strip-value'), loss);
+    assert.match(await page.textContent('#strip .strip-note'), /^The loss stays: attention_mask changes which keys a query may read, not what is scored/);
+    const button = page.locator('#strip .show-attention');
+    assert.equal(await button.textContent(), 'See row 2’s attention');
+    assert.ok(await button.isVisible(), `${view.name}: the button is on screen with the strip`);
+    await button.click();
+    await page.waitForFunction(() => document.activeElement?.id === 'attention-title');
+    const top = await page.$eval('#attention-title', (n) => n.getBoundingClientRect().top);
+    assert.ok(top >= -1 && top < 200, `${view.name}: the attention panel is in view (${top})`);
+    assert.equal(await page.inputValue('#attention-row'), '1', 'the heatmap shows the row just edited');
+    // Row 1 is "<bos> Hello <eos> <pad>": with key 1 masked, every query has it hidden, and query 1
+    // ("Hello") sees only <bos>, so all of its weight is on key 0.
+    const column = await page.$$eval('#attention tbody tr', (trs) => trs.map((tr) => tr.querySelectorAll('td')[1].className));
+    assert.ok(column.length === 4 && column.every((c) => c.includes('hidden-key')), `key 1 hidden for every query: ${column}`);
+    assert.equal((await page.$eval('#attention tbody tr:nth-child(2) td', (td) => td.textContent)).trim(), '1');
+    assert.deepEqual(problems, []);
+    await page.close();
+  }
+});
+
 test('refit: a toggle moves another row’s loss, marked ↻ and said; frozen: it stays', async () => {
   const { page, problems } = await suite.open(QUERY);
   await page.waitForSelector('body[data-state="ready"]');

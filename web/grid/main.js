@@ -94,6 +94,15 @@ const strip = createSummaryStrip(document.getElementById('strip'), {
     state = { ...state, model: mode };
     recompute({ kind: 'model' });
   },
+  // After an attention_mask toggle: the heatmap of that row (already chosen), in view and focused.
+  onShowAttention() {
+    attentionShown = true;
+    if (lastGood) drawAttention(lastGood.response, lastGood.request);
+    const title = document.getElementById('attention-title');
+    title.setAttribute('tabindex', '-1');
+    attentionPanel.scrollIntoView({ block: 'start' });
+    title.focus({ preventScroll: true });
+  },
 });
 
 // Loss cells (as "b.t") whose scored value moved although the edit did not touch them: the
@@ -189,6 +198,8 @@ function recompute(how = { kind: 'option' }) {
   lastGood = { request, response };
 
   const [B, T] = response.batch.shape;
+  const maskToggle = how.kind === 'toggle' && how.cell.kind === 'attention_mask';
+  if (maskToggle) state = { ...state, row: how.cell.b }; // the heatmap follows the row just edited
   const moved = how.kind === 'toggle' && state.model === 'refit' ? movedElsewhere(before, response, how.cell, request.shift ?? true) : new Set();
   // A panel hidden by ?hide= never shows again, so it is not drawn at all.
   if (!gridPanel.hidden) grid.update(response, { request, caption: TEXT.caption(B, T), moved });
@@ -196,6 +207,7 @@ function recompute(how = { kind: 'option' }) {
     before: how.kind === 'load' ? null : before,
     refitMoved: how.kind === 'toggle' && state.model === 'refit' && how.cell.kind === 'labels' ? moved.size : null,
     frozen: state.model === 'frozen',
+    maskRow: maskToggle ? how.cell.b : null,
   });
   summary.update(response);
 

@@ -2,8 +2,9 @@
 // above the grid, each shown as "before → after" with the direction in words after a change,
 // and what the tiny model did (refitted: n other losses moved; frozen: only your cells).
 //
-//   const strip = createSummaryStrip(container, { onModel(mode) {} });
-//   strip.update(response, { before, refitMoved, frozen });   // before: the previous response
+//   const strip = createSummaryStrip(container, { onModel(mode) {}, onShowAttention(b) {} });
+//   strip.update(response, { before, refitMoved, frozen, maskRow });   // before: the previous response;
+//                                             // maskRow: the row of an attention_mask toggle
 //
 // Values are the core's (summary.*), only formatted here; "higher" / "lower" compares the two
 // answers, nothing is subtracted. Not here: the full list of figures (summary.js).
@@ -36,6 +37,10 @@ export const STRIP_TEXT = {
       ? 'The model was refitted on your edit; no other position’s loss moved.'
       : `↻ Refitted on your edit, as training would: ${n} other loss${n === 1 ? '' : 'es'} moved (marked ↻ in the grid).`,
   frozenNote: 'The model is frozen: a toggle changes only the target it touches; losses elsewhere stay.',
+  // An attention_mask toggle changes no label, and the bigram fitted on the labels reads no
+  // attention: the loss cannot move, so say where the change is instead of only "unchanged".
+  maskNote: 'The loss stays: attention_mask changes which keys a query may read, not what is scored, and the tiny bigram reads no attention.',
+  showAttention: (b) => `See row ${b + 1}’s attention`,
 };
 
 const KEYS = ['loss', 'loss_real', 'targets', 'dilution_factor'];
@@ -50,7 +55,7 @@ function text(key, summary) {
 
 let strips = 0;
 
-export function createSummaryStrip(container, { onModel = () => {} } = {}) {
+export function createSummaryStrip(container, { onModel = () => {}, onShowAttention = () => {} } = {}) {
   const id = `strip-${(strips += 1)}`;
   const items = {};
   const list = h(
@@ -81,7 +86,7 @@ export function createSummaryStrip(container, { onModel = () => {} } = {}) {
   }
 
   return {
-    update(response, { before = null, refitMoved = null, frozen = false } = {}) {
+    update(response, { before = null, refitMoved = null, frozen = false, maskRow = null } = {}) {
       const now = response.summary;
       const was = before?.summary ?? null;
       for (const key of KEYS) {
@@ -99,7 +104,11 @@ export function createSummaryStrip(container, { onModel = () => {} } = {}) {
         change.className = `strip-change${moved ? (now[key] > was[key] ? ' up' : ' down') : ''}`;
       }
       for (const r of radios) r.input.checked = (r.mode === 'frozen') === frozen;
-      note.textContent = frozen ? STRIP_TEXT.frozenNote : refitMoved === null ? '' : STRIP_TEXT.refitNote(refitMoved);
+      if (maskRow !== null) {
+        const show = h('button', { type: 'button', class: 'secondary small show-attention' }, STRIP_TEXT.showAttention(maskRow));
+        show.addEventListener('click', () => onShowAttention(maskRow));
+        replaceChildren(note, STRIP_TEXT.maskNote, ' ', show);
+      } else note.textContent = frozen ? STRIP_TEXT.frozenNote : refitMoved === null ? '' : STRIP_TEXT.refitNote(refitMoved);
       note.hidden = note.textContent === '';
     },
   };
