@@ -5,7 +5,8 @@
 // The page renders its lists at once; only the demo waits for the wasm core. Not here: the demo
 // itself (home/core-demo.js), the list (home/exercise-list.js) or the cards (home/tool-cards.js).
 
-import { exerciseIndex, topicDescriptions } from './exercise/catalog.js';
+import { exerciseIndex } from './exercise/catalog.js';
+import { topicDescriptions } from './exercise/topics.js';
 import { initPage } from './shared/page.js';
 import { loadProgress } from './shared/store.js';
 import { defineState } from './shared/url-state.js';

@@ -1,7 +1,6 @@
 // catalog.js — the compiled exercises (scripts/content/build-content.mjs -> web/generated/content/).
 //
 //   exerciseIndex()            -> [{ id, title, kind, level, tags, error_count }] in list order
-//   topicDescriptions()        -> { 'causal-shift': 'A causal LM's logits at position t …', … }
 //   await loadExercise(id)     -> the exercise's JSON, or null when there is no such exercise
 //   MERGED_EXERCISES[id]       -> the id an old, merged-away exercise id now opens
 //
@@ -10,7 +9,6 @@
 // was never compiled, the index is empty and pages say so instead of failing to build.
 
 const indexModules = import.meta.glob('../generated/content/index.json', { eager: true, import: 'default' });
-const topicModules = import.meta.glob('../generated/content/topics.json', { eager: true, import: 'default' });
 const exerciseModules = import.meta.glob(['../generated/content/*.json', '!../generated/content/index.json', '!../generated/content/topics.json'], {
   import: 'default',
 });
@@ -29,12 +27,6 @@ export const MERGED_EXERCISES = {
 export function exerciseIndex() {
   const index = Object.values(indexModules)[0];
   return Array.isArray(index) ? index : [];
-}
-
-// { topic: one sentence } for every topic an exercise names (content/topics.yaml).
-export function topicDescriptions() {
-  const topics = Object.values(topicModules)[0];
-  return topics && typeof topics === 'object' ? topics : {};
 }
 
 export async function loadExercise(id) {
