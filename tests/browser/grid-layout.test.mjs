@@ -95,6 +95,15 @@ test('an attention_mask toggle says why the loss stays and leads to that row’s
     assert.deepEqual(problems, []);
     await page.close();
   }
+  // An embed that hides the heatmap: the note, but no button to a panel that is not there.
+  const { page, problems } = await suite.open(`${QUERY}&embed=1&hide=attention`);
+  await page.waitForSelector('body[data-state="ready"]');
+  await page.click('.token-grid td[data-field="attention_mask"][data-b="1"][data-t="1"]');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('tm') === '1.1');
+  assert.match(await page.textContent('#strip .strip-note'), /^The loss stays: attention_mask changes/);
+  assert.equal(await page.locator('#strip .show-attention').count(), 0);
+  assert.deepEqual(problems, []);
+  await page.close();
 });
 
 test('refit: a toggle moves another row’s loss, marked ↻ and said; frozen: it stays', async () => {

@@ -208,6 +208,7 @@ function recompute(how = { kind: 'option' }) {
     refitMoved: how.kind === 'toggle' && state.model === 'refit' && how.cell.kind === 'labels' ? moved.size : null,
     frozen: state.model === 'frozen',
     maskRow: maskToggle ? how.cell.b : null,
+    attentionShown: !attentionPanel.hidden,
   });
   summary.update(response);
 

@@ -3,8 +3,8 @@
 // and what the tiny model did (refitted: n other losses moved; frozen: only your cells).
 //
 //   const strip = createSummaryStrip(container, { onModel(mode) {}, onShowAttention(b) {} });
-//   strip.update(response, { before, refitMoved, frozen, maskRow });   // before: the previous response;
-//                                             // maskRow: the row of an attention_mask toggle
+//   strip.update(response, { before, refitMoved, frozen, maskRow, attentionShown });   // before: the previous
+//   // response; maskRow: the row of an attention_mask toggle; attentionShown: the page has the heatmap
 //
 // Values are the core's (summary.*), only formatted here; "higher" / "lower" compares the two
 // answers, nothing is subtracted. Not here: the full list of figures (summary.js).
@@ -86,7 +86,7 @@ export function createSummaryStrip(container, { onModel = () => {}, onShowAttent
   }
 
   return {
-    update(response, { before = null, refitMoved = null, frozen = false, maskRow = null } = {}) {
+    update(response, { before = null, refitMoved = null, frozen = false, maskRow = null, attentionShown = true } = {}) {
       const now = response.summary;
       const was = before?.summary ?? null;
       for (const key of KEYS) {
@@ -105,9 +105,10 @@ export function createSummaryStrip(container, { onModel = () => {}, onShowAttent
       }
       for (const r of radios) r.input.checked = (r.mode === 'frozen') === frozen;
       if (maskRow !== null) {
-        const show = h('button', { type: 'button', class: 'secondary small show-attention' }, STRIP_TEXT.showAttention(maskRow));
-        show.addEventListener('click', () => onShowAttention(maskRow));
-        replaceChildren(note, STRIP_TEXT.maskNote, ' ', show);
+        // No way to the heatmap when the page hides it (an embed's ?hide=attention).
+        const show = attentionShown ? h('button', { type: 'button', class: 'secondary small show-attention' }, STRIP_TEXT.showAttention(maskRow)) : null;
+        show?.addEventListener('click', () => onShowAttention(maskRow));
+        replaceChildren(note, STRIP_TEXT.maskNote, show ? ' ' : null, show);
       } else note.textContent = frozen ? STRIP_TEXT.frozenNote : refitMoved === null ? '' : STRIP_TEXT.refitNote(refitMoved);
       note.hidden = note.textContent === '';
     },
